@@ -1,0 +1,163 @@
+//! RFC 8785 (JCS) canonical JSON and the content hash of it (spec §6).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+use core::fmt::Write;
+
+use crate::content::{content_hash, ContentHash};
+use crate::error::{Error, Result};
+use crate::json::{Value, MAX_DEPTH};
+use crate::scheme::Scheme;
+
+/// Object keys compare by their UTF-16 code units (RFC 8785 §3.2.3), which differs from
+/// UTF-8 byte order once characters above U+FFFF meet those in U+E000..U+FFFF.
+fn utf16_cmp(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+pub(crate) fn check_unique_keys(members: &[(String, Value)]) -> Result<()> {
+    let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+    keys.sort_unstable();
+    match keys.windows(2).find(|w| w[0] == w[1]) {
+        Some(w) => Err(Error::DuplicateKey(w[0].into())),
+        None => Ok(()),
+    }
+}
+
+/// The canonical text of a JSON value.
+///
+/// ```
+/// use samekey::{canonical_json, Value};
+/// let v = Value::parse(r#"{"b": [1.0, -0, 1e21], "a": "\u00e9"}"#)?;
+/// assert_eq!(canonical_json(&v)?, r#"{"a":"é","b":[1,0,1e+21]}"#);
+/// # Ok::<(), samekey::Error>(())
+/// ```
+pub fn canonical_json(value: &Value) -> Result<String> {
+    let mut out = String::new();
+    write_value(&mut out, value, 0)?;
+    Ok(out)
+}
+
+/// Parses JSON text strictly, then canonicalizes it.
+pub fn canonicalize_json_text(text: &str) -> Result<String> {
+    canonical_json(&Value::parse(text)?)
+}
+
+/// The content hash of the canonical form of `value`, with that form.
+pub fn content_hash_json(scheme: Scheme, value: &Value) -> Result<(String, ContentHash)> {
+    scheme.require_hashing("content hashes")?;
+    let canonical = canonical_json(value)?;
+    let hash = content_hash(scheme, canonical.as_bytes())?;
+    Ok((canonical, hash))
+}
+
+fn write_value(out: &mut String, value: &Value, depth: usize) -> Result<()> {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => write_number(out, *n)?,
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            if depth >= MAX_DEPTH {
+                return Err(Error::NestingTooDeep(MAX_DEPTH));
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, item, depth + 1)?;
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            if depth >= MAX_DEPTH {
+                return Err(Error::NestingTooDeep(MAX_DEPTH));
+            }
+            let mut sorted: Vec<&(String, Value)> = members.iter().collect();
+            sorted.sort_by(|a, b| utf16_cmp(&a.0, &b.0));
+            if let Some(w) = sorted.windows(2).find(|w| w[0].0 == w[1].0) {
+                return Err(Error::DuplicateKey(w[0].0.clone()));
+            }
+            out.push('{');
+            for (i, (k, v)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, k);
+                out.push(':');
+                write_value(out, v, depth + 1)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// JSON.stringify's escaping: `"`, `\` and C0 controls only; everything else literal.
+fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// ECMAScript Number::toString (ECMA-262 §6.1.6.1.20), as RFC 8785 §3.2.2.3 requires.
+/// `ryu-js` implements it exactly, including the round-half-even choice between two
+/// equally short digit strings that a plain shortest-digits printer may get wrong.
+fn write_number(out: &mut String, n: f64) -> Result<()> {
+    if !n.is_finite() {
+        return Err(Error::NumberOutOfRange(alloc::format!("{n}")));
+    }
+    out.push_str(ryu_js::Buffer::new().format_finite(n));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(n: f64) -> String {
+        let mut s = String::new();
+        write_number(&mut s, n).unwrap();
+        s
+    }
+
+    #[test]
+    fn numbers_follow_ecmascript() {
+        for (n, text) in [
+            (-0.0, "0"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (1e-7, "1e-7"),
+            (1e-6, "0.000001"),
+            (5e-324, "5e-324"),
+            // Exactly halfway between ...562.2 and ...562.3: ECMAScript picks the even one.
+            (1658206780088562.25, "1658206780088562.2"),
+        ] {
+            assert_eq!(num(n), text);
+        }
+    }
+
+    #[test]
+    fn utf16_order_differs_from_utf8_order() {
+        // U+FB33 is above U+1F600's high surrogate in UTF-8 order, below it in UTF-16.
+        assert_eq!(utf16_cmp("\u{1F600}", "\u{FB33}"), Ordering::Less);
+        assert_eq!("\u{1F600}".cmp("\u{FB33}"), Ordering::Greater);
+    }
+}

@@ -1,0 +1,316 @@
+//! The JSON data model samekey hashes, and a strict parser for JSON text (spec §6.1).
+//!
+//! Strict means: no duplicate object keys, integers within ±(2^53-1), finite numbers,
+//! no lone surrogates, at most [`MAX_DEPTH`] nested arrays/objects. Each rule removes a
+//! way for two parsers to read the same text as different data.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, Result};
+
+/// Largest integer magnitude every JSON implementation represents exactly (2^53 - 1).
+pub const MAX_SAFE_INTEGER: i128 = (1 << 53) - 1;
+
+/// Deepest nesting of arrays and objects accepted; deeper input is `nesting_too_deep`.
+pub const MAX_DEPTH: usize = 128;
+
+/// A JSON value. Objects keep their members in input order; canonicalization sorts them
+/// and rejects duplicates, so hosts may build objects in any order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    /// Always finite; built through [`Value::number`] or [`Value::integer`].
+    Number(f64),
+    String(String),
+    Array(Vec<Value>),
+    Object(Vec<(String, Value)>),
+}
+
+impl Value {
+    /// A floating-point number; NaN and infinities are `number_out_of_range`.
+    pub fn number(n: f64) -> Result<Value> {
+        if n.is_finite() {
+            Ok(Value::Number(n))
+        } else {
+            Err(Error::NumberOutOfRange(alloc::format!("{n}")))
+        }
+    }
+
+    /// A host integer; beyond ±(2^53-1) it is `number_out_of_range`, never rounded.
+    pub fn integer(n: i128) -> Result<Value> {
+        if n.abs() > MAX_SAFE_INTEGER {
+            return Err(Error::NumberOutOfRange(alloc::format!("{n}")));
+        }
+        Ok(Value::Number(n as f64))
+    }
+
+    /// Parses JSON text strictly (see the module documentation).
+    pub fn parse(text: &str) -> Result<Value> {
+        let mut p = Parser {
+            s: text.as_bytes(),
+            at: 0,
+        };
+        p.ws();
+        let v = p.value(0)?;
+        p.ws();
+        if p.at != p.s.len() {
+            return Err(p.err("unexpected data after the JSON value"));
+        }
+        Ok(v)
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, reason: &'static str) -> Error {
+        Error::InvalidJson {
+            offset: self.at,
+            reason,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.at).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8, reason: &'static str) -> Result<()> {
+        if self.peek() != Some(c) {
+            return Err(self.err(reason));
+        }
+        self.at += 1;
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &'static [u8], v: Value) -> Result<Value> {
+        if self.s[self.at..].starts_with(word) {
+            self.at += word.len();
+            Ok(v)
+        } else {
+            Err(self.err("expected a JSON value"))
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value> {
+        match self.peek() {
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b't') => self.literal(b"true", Value::Bool(true)),
+            Some(b'f') => self.literal(b"false", Value::Bool(false)),
+            Some(b'n') => self.literal(b"null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            None => Err(self.err("unexpected end of input")),
+            Some(_) => Err(self.err("expected a JSON value")),
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Result<()> {
+        if depth > MAX_DEPTH {
+            return Err(Error::NestingTooDeep(MAX_DEPTH));
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value> {
+        self.enter(depth)?;
+        self.at += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.at += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.ws();
+            items.push(self.value(depth)?);
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.at += 1,
+                Some(b']') => {
+                    self.at += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.err("expected ',' or ']'")),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value> {
+        self.enter(depth)?;
+        self.at += 1;
+        let mut members: Vec<(String, Value)> = Vec::new();
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.err("expected a string object key"));
+            }
+            let key = self.string()?;
+            self.ws();
+            self.eat(b':', "expected ':' after an object key")?;
+            self.ws();
+            let v = self.value(depth)?;
+            members.push((key, v));
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.at += 1,
+                Some(b'}') => {
+                    self.at += 1;
+                    // Checked here as well as in canonicalization so that the error
+                    // names the first duplicate in input order.
+                    crate::jcs::check_unique_keys(&members)?;
+                    return Ok(Value::Object(members));
+                }
+                _ => return Err(self.err("expected ',' or '}'")),
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32> {
+        let part = self
+            .s
+            .get(self.at..self.at + 4)
+            .ok_or_else(|| self.err("truncated \\u escape"))?;
+        let mut v = 0;
+        for &c in part {
+            let d = (c as char)
+                .to_digit(16)
+                .ok_or_else(|| self.err("invalid \\u escape"))?;
+            v = v * 16 + d;
+        }
+        self.at += 4;
+        Ok(v)
+    }
+
+    fn string(&mut self) -> Result<String> {
+        self.at += 1;
+        let mut out = String::new();
+        loop {
+            let start = self.at;
+            while let Some(c) = self.peek() {
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    break;
+                }
+                self.at += 1;
+            }
+            // The input is a &str and we only stopped at ASCII bytes, so this is UTF-8.
+            out.push_str(core::str::from_utf8(&self.s[start..self.at]).map_err(|_| self.err("invalid UTF-8"))?);
+            match self.peek() {
+                Some(b'"') => {
+                    self.at += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.at += 1;
+                    let c = self.peek().ok_or_else(|| self.err("unterminated string"))?;
+                    self.at += 1;
+                    match c {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => out.push(self.unicode_escape()?),
+                        _ => return Err(self.err("invalid escape")),
+                    }
+                }
+                Some(_) => return Err(self.err("unescaped control character in string")),
+                None => return Err(self.err("unterminated string")),
+            }
+        }
+    }
+
+    fn unicode_escape(&mut self) -> Result<char> {
+        let hi = self.hex4()?;
+        let code = match hi {
+            0xD800..=0xDBFF => {
+                if !self.s[self.at..].starts_with(b"\\u") {
+                    return Err(self.err("lone surrogate in \\u escape"));
+                }
+                self.at += 2;
+                let lo = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&lo) {
+                    return Err(self.err("lone surrogate in \\u escape"));
+                }
+                0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(self.err("lone surrogate in \\u escape")),
+            c => c,
+        };
+        char::from_u32(code).ok_or_else(|| self.err("invalid \\u escape"))
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.at;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.at += 1;
+        }
+        self.at - start
+    }
+
+    fn number(&mut self) -> Result<Value> {
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.at += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.err("invalid number")),
+        }
+        let mut integer = true;
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            integer = false;
+            if self.digits() == 0 {
+                return Err(self.err("invalid number: digits must follow '.'"));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.at += 1;
+            integer = false;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.at += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.err("invalid number: digits must follow the exponent"));
+            }
+        }
+        let text = core::str::from_utf8(&self.s[start..self.at]).map_err(|_| self.err("invalid number"))?;
+        if integer {
+            // More than 17 digits is beyond 2^53 whatever they are; parse only what fits.
+            let digits = text.trim_start_matches('-');
+            let n = if digits.len() > 17 { None } else { text.parse::<i128>().ok() };
+            return match n {
+                Some(n) => Value::integer(n),
+                None => Err(Error::NumberOutOfRange(text.into())),
+            };
+        }
+        let f: f64 = text.parse().map_err(|_| self.err("invalid number"))?;
+        if f.is_infinite() {
+            return Err(Error::NumberOutOfRange(text.into()));
+        }
+        Ok(Value::Number(f))
+    }
+}

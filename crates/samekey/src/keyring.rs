@@ -1,0 +1,148 @@
+//! A key ring: derive under one primary scheme while still recognising keys made under
+//! the others, so a scheme change needs no flag day (spec §9).
+
+use alloc::vec::Vec;
+
+use crate::content::{content_hash, ContentHash};
+use crate::error::{Error, Result};
+use crate::revision::{derive_revision, RevisionKey};
+use crate::scheme::Scheme;
+use crate::ulid::{derive_ulid, Ulid};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRing {
+    primary: Scheme,
+    /// The primary first, then the other accepted schemes, newest first, no repeats.
+    accepted: Vec<Scheme>,
+}
+
+impl KeyRing {
+    /// A ring deriving with `primary` and recognising `primary` and `also_accepted`.
+    ///
+    /// ```
+    /// use samekey::{KeyRing, Scheme};
+    /// let ring = KeyRing::new(Scheme::V2, &[Scheme::V1])?;
+    /// let id = ring.derive_ulid(1_700_000_000_000, "posts", &["hello", "en"], None)?;
+    /// let candidates = ring.candidate_ulids(1_700_000_000_000, "posts", &["hello", "en"], None)?;
+    /// assert_eq!(candidates[0], (Scheme::V2, id));
+    /// assert_eq!(candidates[1].0, Scheme::V1);
+    /// # Ok::<(), samekey::Error>(())
+    /// ```
+    pub fn new(primary: Scheme, also_accepted: &[Scheme]) -> Result<Self> {
+        let mut others: Vec<Scheme> = also_accepted
+            .iter()
+            .copied()
+            .filter(|&s| s != primary)
+            .collect();
+        others.sort_unstable_by(|a, b| b.cmp(a));
+        others.dedup();
+        let mut accepted = alloc::vec![primary];
+        accepted.extend(others);
+        Ok(KeyRing { primary, accepted })
+    }
+
+    pub fn primary(&self) -> Scheme {
+        self.primary
+    }
+
+    /// The accepted schemes, primary first.
+    pub fn accepted(&self) -> &[Scheme] {
+        &self.accepted
+    }
+
+    pub fn accepts(&self, scheme: Scheme) -> bool {
+        self.accepted.contains(&scheme)
+    }
+
+    fn require_accepted(&self, scheme: Scheme) -> Result<Scheme> {
+        if self.accepts(scheme) {
+            Ok(scheme)
+        } else {
+            Err(Error::SchemeNotAccepted(scheme.as_str()))
+        }
+    }
+
+    pub fn derive_ulid<F: AsRef<[u8]>>(
+        &self,
+        timestamp_ms: u64,
+        namespace: &str,
+        fields: &[F],
+        secret: Option<&[u8]>,
+    ) -> Result<Ulid> {
+        derive_ulid(self.primary, timestamp_ms, namespace, fields, secret)
+    }
+
+    /// The id under every accepted scheme that can express these inputs, primary first:
+    /// the set of ids to look up while documents written under older schemes remain.
+    /// The primary's errors are returned; an older scheme that cannot take the inputs
+    /// (v0 with a namespace or a secret) is left out.
+    pub fn candidate_ulids<F: AsRef<[u8]>>(
+        &self,
+        timestamp_ms: u64,
+        namespace: &str,
+        fields: &[F],
+        secret: Option<&[u8]>,
+    ) -> Result<Vec<(Scheme, Ulid)>> {
+        let mut out = alloc::vec![(self.primary, self.derive_ulid(timestamp_ms, namespace, fields, secret)?)];
+        for &s in &self.accepted[1..] {
+            match derive_ulid(s, timestamp_ms, namespace, fields, secret) {
+                Ok(id) => out.push((s, id)),
+                Err(Error::NamespaceNotSupported | Error::SecretNotSupported) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn content_hash(&self, data: &[u8]) -> Result<ContentHash> {
+        content_hash(self.primary, data)
+    }
+
+    /// The content hash under every accepted scheme that hashes content (not v0).
+    pub fn content_hashes(&self, data: &[u8]) -> Result<Vec<ContentHash>> {
+        self.accepted
+            .iter()
+            .filter(|s| s.content_prefix().is_some())
+            .map(|&s| content_hash(s, data))
+            .collect()
+    }
+
+    /// The revision key under the scheme of `content`, which must be accepted.
+    pub fn derive_revision(
+        &self,
+        parent: Option<&str>,
+        content: &ContentHash,
+        secret: Option<&[u8]>,
+    ) -> Result<RevisionKey> {
+        let scheme = self.require_accepted(content.scheme())?;
+        derive_revision(scheme, parent, content, secret)
+    }
+
+    /// Which accepted scheme a key text belongs to: a revision key (`rev:v1:...`) or a
+    /// content hash (`sha256:...`, `blake3:...`).
+    pub fn scheme_of_key(&self, key: &str) -> Result<Scheme> {
+        let scheme = if key.starts_with("rev:") {
+            key.parse::<RevisionKey>()?.scheme()
+        } else {
+            key.parse::<ContentHash>()?.scheme()
+        };
+        self.require_accepted(scheme)
+    }
+
+    /// Which accepted scheme derived `id` from these inputs (primary tried first), or
+    /// `identity_mismatch`: the guard before writing a document under an existing id.
+    pub fn verify_ulid<F: AsRef<[u8]>>(
+        &self,
+        id: &Ulid,
+        timestamp_ms: u64,
+        namespace: &str,
+        fields: &[F],
+        secret: Option<&[u8]>,
+    ) -> Result<Scheme> {
+        self.candidate_ulids(timestamp_ms, namespace, fields, secret)?
+            .into_iter()
+            .find(|(_, candidate)| candidate == id)
+            .map(|(s, _)| s)
+            .ok_or(Error::IdentityMismatch)
+    }
+}

@@ -1,0 +1,48 @@
+//! samekey: deterministic ULIDs, content hashes and revision keys that come out the same,
+//! byte for byte, in every language that binds this crate.
+//!
+//! The normative rules are in `spec/samekey.md`; section numbers in this crate's docs
+//! refer to it.
+//!
+//! ```
+//! use samekey::{derive_ulid, parse_rfc3339, Scheme};
+//! let t = parse_rfc3339("2024-05-01T12:00:00Z")?;
+//! let id = derive_ulid(Scheme::V1, t, "posts", &["hello-world", "en"], None)?;
+//! // A retried insert derives the same id, so an upsert by id cannot duplicate it.
+//! assert_eq!(id, derive_ulid(Scheme::V1, t, "posts", &["hello-world", "en"], None)?);
+//! # Ok::<(), samekey::Error>(())
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![warn(missing_debug_implementations)]
+
+extern crate alloc;
+
+mod content;
+mod error;
+mod framing;
+mod guard;
+mod hex;
+mod jcs;
+mod json;
+mod keyring;
+mod revision;
+mod scheme;
+pub mod timestamp;
+mod ulid;
+
+pub use content::{content_hash, ContentHash, ContentHasher};
+#[cfg(feature = "std")]
+pub use content::{content_hash_reader, content_hash_reader_with_progress};
+pub use error::{Error, Result};
+pub use guard::needs_write;
+pub use jcs::{canonical_json, canonicalize_json_text, content_hash_json};
+pub use json::{Value, MAX_DEPTH, MAX_SAFE_INTEGER};
+pub use keyring::KeyRing;
+pub use revision::{derive_revision, revision_message, RevisionKey};
+pub use scheme::Scheme;
+pub use timestamp::{format_rfc3339, parse_rfc3339};
+pub use ulid::{derive_ulid, ulid_message, Ulid, UlidDeriver};
+
+/// This crate's version; bindings report it so a host can refuse a mismatched library.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,227 @@
+//! Scheme names and the hash state each scheme uses (plain or keyed).
+
+use core::fmt;
+use core::str::FromStr;
+
+use hmac::{KeyInit, Mac};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// A derivation scheme. Keys and ids name their scheme so that the algorithm can change
+/// without ever reinterpreting an existing key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scheme {
+    /// Legacy `SHA-256(f1 ":" f2 ...)` ULIDs only; ambiguous, kept to verify and migrate old ids.
+    V0,
+    /// SHA-256, keyed with HMAC-SHA-256.
+    V1,
+    /// BLAKE3, keyed with BLAKE3 keyed_hash under a derived key.
+    V2,
+}
+
+impl Scheme {
+    pub const ALL: [Scheme; 3] = [Scheme::V0, Scheme::V1, Scheme::V2];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scheme::V0 => "v0",
+            Scheme::V1 => "v1",
+            Scheme::V2 => "v2",
+        }
+    }
+
+    /// The content-hash algorithm prefix (`sha256`, `blake3`); v0 has none.
+    pub(crate) fn content_prefix(self) -> Option<&'static str> {
+        match self {
+            Scheme::V0 => None,
+            Scheme::V1 => Some("sha256"),
+            Scheme::V2 => Some("blake3"),
+        }
+    }
+
+    pub(crate) fn require_hashing(self, operation: &'static str) -> Result<()> {
+        match self {
+            Scheme::V0 => Err(Error::SchemeNotSupported {
+                scheme: self.as_str(),
+                operation,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Scheme {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "v0" => Ok(Scheme::V0),
+            "v1" => Ok(Scheme::V1),
+            "v2" => Ok(Scheme::V2),
+            other => Err(Error::UnknownScheme(other.into())),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Scheme {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Scheme {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        let s = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What a tagged hash is for; part of the domain-separation tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    Ulid,
+    Revision,
+}
+
+impl Purpose {
+    fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Ulid => "ulid",
+            Purpose::Revision => "revision",
+        }
+    }
+}
+
+/// `block(tag)`: `samekey/<scheme>/<purpose>` zero-padded to one 64-byte hash block.
+pub(crate) fn tag_block(scheme: Scheme, purpose: Purpose) -> [u8; 64] {
+    let mut block = [0u8; 64];
+    let parts: [&[u8]; 4] = [
+        b"samekey/",
+        scheme.as_str().as_bytes(),
+        b"/",
+        purpose.as_str().as_bytes(),
+    ];
+    let mut at = 0;
+    for part in parts {
+        block[at..at + part.len()].copy_from_slice(part);
+        at += part.len();
+    }
+    block
+}
+
+pub(crate) const V2_SECRET_CONTEXT: &str = "samekey v2 secret";
+
+/// A running hash of one scheme, plain or keyed, always yielding 32 bytes.
+#[derive(Clone)]
+pub(crate) enum HashState {
+    Sha256(Sha256),
+    HmacSha256(hmac::Hmac<Sha256>),
+    Blake3(alloc::boxed::Box<blake3::Hasher>),
+}
+
+impl HashState {
+    /// A hash of `scheme` (v1/v2), keyed when `secret` is given, with nothing absorbed yet.
+    pub(crate) fn new(scheme: Scheme, secret: Option<&[u8]>) -> Result<Self> {
+        scheme.require_hashing("tagged hashing")?;
+        if let Some(secret) = secret {
+            if secret.is_empty() {
+                return Err(Error::EmptySecret);
+            }
+        }
+        Ok(match (scheme, secret) {
+            (Scheme::V0, _) => return Err(Error::SecretNotSupported),
+            (Scheme::V1, None) => HashState::Sha256(Sha256::new()),
+            (Scheme::V1, Some(k)) => HashState::HmacSha256(
+                <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(k)
+                    .expect("HMAC accepts keys of any length"),
+            ),
+            (Scheme::V2, None) => HashState::Blake3(alloc::boxed::Box::new(blake3::Hasher::new())),
+            (Scheme::V2, Some(k)) => {
+                let key = blake3::derive_key(V2_SECRET_CONTEXT, k);
+                HashState::Blake3(alloc::boxed::Box::new(blake3::Hasher::new_keyed(&key)))
+            }
+        })
+    }
+
+    /// A hash of `scheme` that has already absorbed `block(tag)`. Unkeyed prefixes are
+    /// computed once per process: the tag then costs nothing per derivation.
+    pub(crate) fn tagged(scheme: Scheme, purpose: Purpose, secret: Option<&[u8]>) -> Result<Self> {
+        #[cfg(feature = "std")]
+        if secret.is_none() {
+            if let Some(prefix) = cached_prefix(scheme, purpose) {
+                return Ok(prefix.clone());
+            }
+        }
+        let mut state = HashState::new(scheme, secret)?;
+        state.update(&tag_block(scheme, purpose));
+        Ok(state)
+    }
+
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
+        match self {
+            HashState::Sha256(h) => Digest::update(h, bytes),
+            HashState::HmacSha256(h) => Mac::update(h, bytes),
+            HashState::Blake3(h) => {
+                h.update(bytes);
+            }
+        }
+    }
+
+    pub(crate) fn finalize(self) -> [u8; 32] {
+        match self {
+            HashState::Sha256(h) => h.finalize().into(),
+            HashState::HmacSha256(h) => h.finalize().into_bytes().into(),
+            HashState::Blake3(h) => *h.finalize().as_bytes(),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+fn cached_prefix(scheme: Scheme, purpose: Purpose) -> Option<&'static HashState> {
+    use std::sync::OnceLock;
+    static PREFIXES: [OnceLock<HashState>; 4] = [const { OnceLock::new() }; 4];
+    let slot = match (scheme, purpose) {
+        (Scheme::V1, Purpose::Ulid) => 0,
+        (Scheme::V1, Purpose::Revision) => 1,
+        (Scheme::V2, Purpose::Ulid) => 2,
+        (Scheme::V2, Purpose::Revision) => 3,
+        (Scheme::V0, _) => return None,
+    };
+    let state = PREFIXES[slot].get_or_init(|| {
+        let mut state = match scheme {
+            Scheme::V1 => HashState::Sha256(Sha256::new()),
+            _ => HashState::Blake3(alloc::boxed::Box::new(blake3::Hasher::new())),
+        };
+        state.update(&tag_block(scheme, purpose));
+        state
+    });
+    Some(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_block_is_tag_then_zeros() {
+        let b = tag_block(Scheme::V1, Purpose::Ulid);
+        assert_eq!(&b[..15], b"samekey/v1/ulid");
+        assert!(b[15..].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn scheme_text_round_trips() {
+        for s in Scheme::ALL {
+            assert_eq!(s.as_str().parse::<Scheme>().unwrap(), s);
+        }
+        assert_eq!("V1".parse::<Scheme>().unwrap_err().code(), "unknown_scheme");
+    }
+}

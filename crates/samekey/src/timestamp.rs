@@ -1,0 +1,211 @@
+//! Millisecond timestamps: the allowed range, host-number conversions and RFC 3339 text
+//! (spec §8).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+
+use crate::error::{Error, Result};
+
+/// The largest timestamp a ULID holds: 2^48 - 1 milliseconds (year 10889).
+pub const MAX_MS: u64 = (1 << 48) - 1;
+
+/// `t` itself when `0 <= t <= 2^48-1`, else `timestamp_out_of_range`.
+pub fn check_ms(t: u64) -> Result<u64> {
+    if t > MAX_MS {
+        return Err(Error::TimestampOutOfRange(t.to_string()));
+    }
+    Ok(t)
+}
+
+/// Range-checks a signed host integer (negative numbers are out of range, not wrapped).
+pub fn from_millis_i128(t: i128) -> Result<u64> {
+    u64::try_from(t)
+        .ok()
+        .filter(|&t| t <= MAX_MS)
+        .ok_or_else(|| Error::TimestampOutOfRange(t.to_string()))
+}
+
+/// Converts a host floating-point number of milliseconds (JavaScript `number`).
+/// A fractional or non-finite value is `invalid_timestamp`; it is never truncated.
+pub fn from_millis_f64(t: f64) -> Result<u64> {
+    if !t.is_finite() || t.fract() != 0.0 {
+        return Err(Error::InvalidTimestamp(format!("{t} milliseconds (not an integer)")));
+    }
+    if !(0.0..=MAX_MS as f64).contains(&t) {
+        return Err(Error::TimestampOutOfRange(format!("{t}")));
+    }
+    Ok(t as u64)
+}
+
+/// Parses RFC 3339 text with an explicit offset into milliseconds since the epoch.
+/// Digits past milliseconds are floored; `23:59:60` (leap seconds) is not accepted.
+///
+/// ```
+/// assert_eq!(samekey::parse_rfc3339("1970-01-01T00:00:01.9999Z")?, 1999);
+/// assert_eq!(samekey::parse_rfc3339("1970-01-01T01:00:00+01:00")?, 0);
+/// assert_eq!(samekey::parse_rfc3339("2024-02-30T00:00:00Z").unwrap_err().code(), "invalid_timestamp");
+/// # Ok::<(), samekey::Error>(())
+/// ```
+pub fn parse_rfc3339(text: &str) -> Result<u64> {
+    let ms = parse_to_signed_ms(text).ok_or_else(|| Error::InvalidTimestamp(text.into()))?;
+    from_millis_i128(ms).map_err(|_| Error::TimestampOutOfRange(text.into()))
+}
+
+struct Cursor<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn digits(&mut self, n: usize) -> Option<i128> {
+        let part = self.s.get(self.at..self.at + n)?;
+        if !part.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        self.at += n;
+        Some(part.iter().fold(0, |acc, d| acc * 10 + i128::from(d - b'0')))
+    }
+
+    fn byte(&mut self, allowed: &[u8]) -> Option<u8> {
+        let c = *self.s.get(self.at)?;
+        allowed.contains(&c).then(|| {
+            self.at += 1;
+            c
+        })
+    }
+}
+
+fn parse_to_signed_ms(text: &str) -> Option<i128> {
+    let mut c = Cursor {
+        s: text.as_bytes(),
+        at: 0,
+    };
+    let year = c.digits(4)?;
+    c.byte(b"-")?;
+    let month = c.digits(2)?;
+    c.byte(b"-")?;
+    let day = c.digits(2)?;
+    c.byte(b"Tt")?;
+    let hour = c.digits(2)?;
+    c.byte(b":")?;
+    let minute = c.digits(2)?;
+    c.byte(b":")?;
+    let second = c.digits(2)?;
+    let mut millis = 0;
+    if c.byte(b".").is_some() {
+        let start = c.at;
+        let mut scale = 100;
+        while let Some(d) = c.digits(1) {
+            millis += d * scale;
+            scale /= 10;
+        }
+        if c.at == start {
+            return None;
+        }
+    }
+    let offset_min = match c.byte(b"Zz+-")? {
+        b'Z' | b'z' => 0,
+        sign => {
+            let h = c.digits(2)?;
+            c.byte(b":")?;
+            let m = c.digits(2)?;
+            if h > 23 || m > 59 {
+                return None;
+            }
+            if sign == b'+' {
+                h * 60 + m
+            } else {
+                -(h * 60 + m)
+            }
+        }
+    };
+    if c.at != c.s.len() {
+        return None;
+    }
+    if !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return None;
+    }
+    let days = days_from_civil(year, month, day);
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_min * 60;
+    Some(seconds * 1000 + millis)
+}
+
+fn is_leap(y: i128) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: i128, m: i128) -> i128 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i128, m: i128, d: i128) -> i128 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i128) -> (i128, i128, i128) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+}
+
+/// Formats milliseconds as RFC 3339 UTC text with exactly three fraction digits.
+/// Years past 9999 (up to 10889) are written with five digits, which RFC 3339 cannot hold.
+pub fn format_rfc3339(ms: u64) -> Result<String> {
+    let ms = i128::from(check_ms(ms)?);
+    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let (y, mo, d) = civil_from_days(days);
+    Ok(format!(
+        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_then_parse_round_trips() {
+        for ms in [0, 1, 951_782_400_000, 1_700_000_000_123, 253_402_300_799_999] {
+            assert_eq!(parse_rfc3339(&format_rfc3339(ms).unwrap()).unwrap(), ms);
+        }
+        assert_eq!(format_rfc3339(MAX_MS).unwrap(), "10889-08-02T05:31:50.655Z");
+    }
+
+    #[test]
+    fn host_numbers_are_checked_not_truncated() {
+        assert_eq!(from_millis_f64(1.5).unwrap_err().code(), "invalid_timestamp");
+        assert_eq!(from_millis_f64(f64::NAN).unwrap_err().code(), "invalid_timestamp");
+        assert_eq!(from_millis_f64(-1.0).unwrap_err().code(), "timestamp_out_of_range");
+        assert_eq!(from_millis_f64(MAX_MS as f64).unwrap(), MAX_MS);
+        assert_eq!(from_millis_f64(MAX_MS as f64 + 1.0).unwrap_err().code(), "timestamp_out_of_range");
+        assert_eq!(from_millis_i128(-1).unwrap_err().code(), "timestamp_out_of_range");
+    }
+}

@@ -1,0 +1,249 @@
+//! The 128-bit ULID value, its two text forms, and deterministic derivation (spec §4).
+
+use alloc::string::String;
+use core::fmt;
+use core::str::FromStr;
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::framing;
+use crate::scheme::{HashState, Purpose, Scheme};
+use crate::timestamp;
+
+const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// A ULID: 48-bit big-endian millisecond timestamp followed by 80 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ulid([u8; 16]);
+
+impl Ulid {
+    pub const fn from_bytes(bytes: [u8; 16]) -> Self {
+        Ulid(bytes)
+    }
+
+    pub const fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+
+    pub const fn to_bytes(self) -> [u8; 16] {
+        self.0
+    }
+
+    /// The milliseconds since the Unix epoch held in the first 48 bits.
+    pub fn timestamp_ms(&self) -> u64 {
+        let mut t = [0u8; 8];
+        t[2..].copy_from_slice(&self.0[..6]);
+        u64::from_be_bytes(t)
+    }
+
+    /// The same 128 bits as a lowercase 8-4-4-4-12 UUID string.
+    pub fn to_uuid_string(&self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut s = String::with_capacity(36);
+        for (i, b) in self.0.iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                s.push('-');
+            }
+            s.push(HEX[usize::from(b >> 4)] as char);
+            s.push(HEX[usize::from(b & 15)] as char);
+        }
+        s
+    }
+
+    fn encode(&self) -> [u8; 26] {
+        let n = u128::from_be_bytes(self.0);
+        let mut out = [0u8; 26];
+        for (i, c) in out.iter_mut().enumerate() {
+            let shift = 5 * (25 - i);
+            *c = CROCKFORD[((n >> shift) & 31) as usize];
+        }
+        out
+    }
+}
+
+fn crockford_value(c: u8) -> Option<u8> {
+    let c = c.to_ascii_uppercase();
+    CROCKFORD.iter().position(|&x| x == c).map(|p| p as u8)
+}
+
+impl fmt::Display for Ulid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.encode();
+        // CROCKFORD is ASCII, so this never fails.
+        f.write_str(core::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl FromStr for Ulid {
+    type Err = Error;
+    /// Accepts upper or lower case; rejects I, L, O, U, a wrong length, and a first
+    /// character above `7` (more than 128 bits).
+    fn from_str(s: &str) -> Result<Self> {
+        let bad = || Error::InvalidUlid(s.into());
+        let bytes = s.as_bytes();
+        if bytes.len() != 26 {
+            return Err(bad());
+        }
+        let mut n: u128 = 0;
+        for (i, &c) in bytes.iter().enumerate() {
+            let v = crockford_value(c).ok_or_else(bad)?;
+            if i == 0 && v > 7 {
+                return Err(bad());
+            }
+            n = (n << 5) | u128::from(v);
+        }
+        Ok(Ulid(n.to_be_bytes()))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Ulid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Ulid {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        let s = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Derives ULIDs for one scheme, namespace and secret. Building it checks those inputs
+/// and absorbs the tag and namespace once; each [`derive`](UlidDeriver::derive) then
+/// hashes only the fields.
+#[derive(Clone)]
+pub struct UlidDeriver {
+    scheme: Scheme,
+    prefix: Option<HashState>,
+}
+
+impl UlidDeriver {
+    pub fn new(scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<Self> {
+        if scheme == Scheme::V0 {
+            if secret.is_some() {
+                return Err(Error::SecretNotSupported);
+            }
+            if !namespace.is_empty() {
+                return Err(Error::NamespaceNotSupported);
+            }
+            return Ok(UlidDeriver {
+                scheme,
+                prefix: None,
+            });
+        }
+        let mut state = HashState::tagged(scheme, Purpose::Ulid, secret)?;
+        framing::ulid_namespace(&mut state, namespace.as_bytes())?;
+        Ok(UlidDeriver {
+            scheme,
+            prefix: Some(state),
+        })
+    }
+
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    pub fn derive<F: AsRef<[u8]>>(&self, timestamp_ms: u64, fields: &[F]) -> Result<Ulid> {
+        let t = timestamp::check_ms(timestamp_ms)?;
+        let digest = match &self.prefix {
+            None => {
+                let mut h = Sha256::new();
+                framing::v0_fields(&mut V0Sink(&mut h), fields)?;
+                <[u8; 32]>::from(h.finalize())
+            }
+            Some(prefix) => {
+                let mut state = prefix.clone();
+                framing::ulid_fields(&mut state, fields)?;
+                state.finalize()
+            }
+        };
+        let mut id = [0u8; 16];
+        id[..6].copy_from_slice(&t.to_be_bytes()[2..]);
+        id[6..].copy_from_slice(&digest[..10]);
+        Ok(Ulid(id))
+    }
+}
+
+struct V0Sink<'a>(&'a mut Sha256);
+
+impl framing::Sink for V0Sink<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        Digest::update(self.0, bytes);
+    }
+}
+
+/// Derives the deterministic ULID of `fields` at `timestamp_ms` (spec §4).
+///
+/// ```
+/// use samekey::{derive_ulid, Scheme};
+/// let id = derive_ulid(Scheme::V1, 1_700_000_000_000, "posts", &["hello-world", "en"], None)?;
+/// assert_eq!(id, derive_ulid(Scheme::V1, 1_700_000_000_000, "posts", &["hello-world", "en"], None)?);
+/// assert_eq!(id.timestamp_ms(), 1_700_000_000_000);
+/// assert_eq!(id.to_string().len(), 26);
+/// # Ok::<(), samekey::Error>(())
+/// ```
+pub fn derive_ulid<F: AsRef<[u8]>>(
+    scheme: Scheme,
+    timestamp_ms: u64,
+    namespace: &str,
+    fields: &[F],
+    secret: Option<&[u8]>,
+) -> Result<Ulid> {
+    UlidDeriver::new(scheme, namespace, secret)?.derive(timestamp_ms, fields)
+}
+
+/// The exact bytes that are hashed for a ULID (the tag block included), for debugging
+/// a mismatch between implementations. Keyed or not, the message is the same.
+pub fn ulid_message<F: AsRef<[u8]>>(
+    scheme: Scheme,
+    namespace: &str,
+    fields: &[F],
+) -> Result<alloc::vec::Vec<u8>> {
+    let mut out = alloc::vec::Vec::new();
+    if scheme == Scheme::V0 {
+        if !namespace.is_empty() {
+            return Err(Error::NamespaceNotSupported);
+        }
+        framing::v0_fields(&mut out, fields)?;
+    } else {
+        out.extend_from_slice(&crate::scheme::tag_block(scheme, Purpose::Ulid));
+        framing::ulid_namespace(&mut out, namespace.as_bytes())?;
+        framing::ulid_fields(&mut out, fields)?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_forms_of_known_bits() {
+        let id = Ulid::from_bytes([0xff; 16]);
+        assert_eq!(id.to_string(), "7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
+        assert_eq!(id.to_uuid_string(), "ffffffff-ffff-ffff-ffff-ffffffffffff");
+        assert_eq!(Ulid::from_bytes([0; 16]).to_string(), "0".repeat(26));
+    }
+
+    #[test]
+    fn parse_rejects_overflow_and_excluded_letters() {
+        for bad in ["8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "0000000000000000000000000I", "0000000000000000000000000L",
+            "0000000000000000000000000O", "0000000000000000000000000U", "000", "", "0000000000000000000000000é"]
+        {
+            assert_eq!(bad.parse::<Ulid>().unwrap_err().code(), "invalid_ulid", "{bad}");
+        }
+        let lower: Ulid = "01arz3ndektsv4rrffq69g5fav".parse().unwrap();
+        assert_eq!(lower.to_string(), "01ARZ3NDEKTSV4RRFFQ69G5FAV");
+    }
+}
+
+impl fmt::Debug for UlidDeriver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The state may be keyed: never print it.
+        f.debug_struct("UlidDeriver").field("scheme", &self.scheme).finish_non_exhaustive()
+    }
+}
