@@ -45,16 +45,24 @@ impl FromStr for ContentHash {
     type Err = Error;
     /// Case-sensitive: only `sha256:`/`blake3:` followed by 64 lowercase hex digits.
     fn from_str(s: &str) -> Result<Self> {
-        let (prefix, digest) = s
-            .split_once(':')
-            .ok_or(Error::InvalidKey(s.into(), "a content hash is sha256:<hex> or blake3:<hex>"))?;
+        let (prefix, digest) = s.split_once(':').ok_or(Error::InvalidKey(
+            s.into(),
+            "a content hash is sha256:<hex> or blake3:<hex>",
+        ))?;
         let scheme = match prefix {
             "sha256" => Scheme::V1,
             "blake3" => Scheme::V2,
-            _ => return Err(Error::InvalidKey(s.into(), "the algorithm must be sha256 or blake3")),
+            _ => {
+                return Err(Error::InvalidKey(
+                    s.into(),
+                    "the algorithm must be sha256 or blake3",
+                ))
+            }
         };
-        let digest = hex::decode32(digest)
-            .ok_or(Error::InvalidKey(s.into(), "the digest must be 64 lowercase hex digits"))?;
+        let digest = hex::decode32(digest).ok_or(Error::InvalidKey(
+            s.into(),
+            "the digest must be 64 lowercase hex digits",
+        ))?;
         Ok(ContentHash { scheme, digest })
     }
 }
@@ -145,6 +153,8 @@ pub fn content_hash_reader_with_progress<R: std::io::Read>(
 
 impl core::fmt::Debug for ContentHasher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ContentHasher").field("scheme", &self.scheme).finish_non_exhaustive()
+        f.debug_struct("ContentHasher")
+            .field("scheme", &self.scheme)
+            .finish_non_exhaustive()
     }
 }

@@ -41,7 +41,9 @@ pub enum Error {
     SchemeMismatch(String),
     #[error("scheme {0} is not accepted by this key ring")]
     SchemeNotAccepted(&'static str),
-    #[error("the parent revision is empty: pass no parent for a root revision, or a non-empty parent")]
+    #[error(
+        "the parent revision is empty: pass no parent for a root revision, or a non-empty parent"
+    )]
     EmptyParent,
     #[error("duplicate object key {0:?} in JSON")]
     DuplicateKey(String),
@@ -51,7 +53,9 @@ pub enum Error {
     InvalidJson { offset: usize, reason: &'static str },
     #[error("JSON nesting is deeper than {0} levels")]
     NestingTooDeep(usize),
-    #[error("identity mismatch: the id was not derived from these inputs under any accepted scheme")]
+    #[error(
+        "identity mismatch: the id was not derived from these inputs under any accepted scheme"
+    )]
     IdentityMismatch,
     #[error("I/O error: {0}")]
     Io(String),

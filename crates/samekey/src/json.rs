@@ -210,7 +210,10 @@ impl Parser<'_> {
                 self.at += 1;
             }
             // The input is a &str and we only stopped at ASCII bytes, so this is UTF-8.
-            out.push_str(core::str::from_utf8(&self.s[start..self.at]).map_err(|_| self.err("invalid UTF-8"))?);
+            out.push_str(
+                core::str::from_utf8(&self.s[start..self.at])
+                    .map_err(|_| self.err("invalid UTF-8"))?,
+            );
             match self.peek() {
                 Some(b'"') => {
                     self.at += 1;
@@ -297,11 +300,16 @@ impl Parser<'_> {
                 return Err(self.err("invalid number: digits must follow the exponent"));
             }
         }
-        let text = core::str::from_utf8(&self.s[start..self.at]).map_err(|_| self.err("invalid number"))?;
+        let text = core::str::from_utf8(&self.s[start..self.at])
+            .map_err(|_| self.err("invalid number"))?;
         if integer {
             // More than 17 digits is beyond 2^53 whatever they are; parse only what fits.
             let digits = text.trim_start_matches('-');
-            let n = if digits.len() > 17 { None } else { text.parse::<i128>().ok() };
+            let n = if digits.len() > 17 {
+                None
+            } else {
+                text.parse::<i128>().ok()
+            };
             return match n {
                 Some(n) => Value::integer(n),
                 None => Err(Error::NumberOutOfRange(text.into())),

@@ -83,7 +83,10 @@ impl KeyRing {
         fields: &[F],
         secret: Option<&[u8]>,
     ) -> Result<Vec<(Scheme, Ulid)>> {
-        let mut out = alloc::vec![(self.primary, self.derive_ulid(timestamp_ms, namespace, fields, secret)?)];
+        let mut out = alloc::vec![(
+            self.primary,
+            self.derive_ulid(timestamp_ms, namespace, fields, secret)?
+        )];
         for &s in &self.accepted[1..] {
             match derive_ulid(s, timestamp_ms, namespace, fields, secret) {
                 Ok(id) => out.push((s, id)),

@@ -37,7 +37,9 @@ impl FromStr for RevisionKey {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         let bad = |why| Error::InvalidKey(s.into(), why);
-        let rest = s.strip_prefix("rev:").ok_or(bad("a revision key starts with rev:"))?;
+        let rest = s
+            .strip_prefix("rev:")
+            .ok_or(bad("a revision key starts with rev:"))?;
         let (scheme, digest) = rest
             .split_once(':')
             .ok_or(bad("a revision key is rev:<scheme>:<hex>"))?;
@@ -46,7 +48,8 @@ impl FromStr for RevisionKey {
             "v2" => Scheme::V2,
             _ => return Err(bad("the scheme of a revision key is v1 or v2")),
         };
-        let digest = hex::decode32(digest).ok_or(bad("the digest must be 64 lowercase hex digits"))?;
+        let digest =
+            hex::decode32(digest).ok_or(bad("the digest must be 64 lowercase hex digits"))?;
         Ok(RevisionKey { scheme, digest })
     }
 }

@@ -29,7 +29,9 @@ pub fn from_millis_i128(t: i128) -> Result<u64> {
 /// A fractional or non-finite value is `invalid_timestamp`; it is never truncated.
 pub fn from_millis_f64(t: f64) -> Result<u64> {
     if !t.is_finite() || t.fract() != 0.0 {
-        return Err(Error::InvalidTimestamp(format!("{t} milliseconds (not an integer)")));
+        return Err(Error::InvalidTimestamp(format!(
+            "{t} milliseconds (not an integer)"
+        )));
     }
     if !(0.0..=MAX_MS as f64).contains(&t) {
         return Err(Error::TimestampOutOfRange(format!("{t}")));
@@ -63,7 +65,10 @@ impl Cursor<'_> {
             return None;
         }
         self.at += n;
-        Some(part.iter().fold(0, |acc, d| acc * 10 + i128::from(d - b'0')))
+        Some(
+            part.iter()
+                .fold(0, |acc, d| acc * 10 + i128::from(d - b'0')),
+        )
     }
 
     fn byte(&mut self, allowed: &[u8]) -> Option<u8> {
@@ -169,7 +174,15 @@ fn civil_from_days(z: i128) -> (i128, i128, i128) {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 /// Formats milliseconds as RFC 3339 UTC text with exactly three fraction digits.
@@ -193,7 +206,13 @@ mod tests {
 
     #[test]
     fn format_then_parse_round_trips() {
-        for ms in [0, 1, 951_782_400_000, 1_700_000_000_123, 253_402_300_799_999] {
+        for ms in [
+            0,
+            1,
+            951_782_400_000,
+            1_700_000_000_123,
+            253_402_300_799_999,
+        ] {
             assert_eq!(parse_rfc3339(&format_rfc3339(ms).unwrap()).unwrap(), ms);
         }
         assert_eq!(format_rfc3339(MAX_MS).unwrap(), "10889-08-02T05:31:50.655Z");
@@ -201,11 +220,26 @@ mod tests {
 
     #[test]
     fn host_numbers_are_checked_not_truncated() {
-        assert_eq!(from_millis_f64(1.5).unwrap_err().code(), "invalid_timestamp");
-        assert_eq!(from_millis_f64(f64::NAN).unwrap_err().code(), "invalid_timestamp");
-        assert_eq!(from_millis_f64(-1.0).unwrap_err().code(), "timestamp_out_of_range");
+        assert_eq!(
+            from_millis_f64(1.5).unwrap_err().code(),
+            "invalid_timestamp"
+        );
+        assert_eq!(
+            from_millis_f64(f64::NAN).unwrap_err().code(),
+            "invalid_timestamp"
+        );
+        assert_eq!(
+            from_millis_f64(-1.0).unwrap_err().code(),
+            "timestamp_out_of_range"
+        );
         assert_eq!(from_millis_f64(MAX_MS as f64).unwrap(), MAX_MS);
-        assert_eq!(from_millis_f64(MAX_MS as f64 + 1.0).unwrap_err().code(), "timestamp_out_of_range");
-        assert_eq!(from_millis_i128(-1).unwrap_err().code(), "timestamp_out_of_range");
+        assert_eq!(
+            from_millis_f64(MAX_MS as f64 + 1.0).unwrap_err().code(),
+            "timestamp_out_of_range"
+        );
+        assert_eq!(
+            from_millis_i128(-1).unwrap_err().code(),
+            "timestamp_out_of_range"
+        );
     }
 }

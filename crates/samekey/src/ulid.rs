@@ -231,10 +231,21 @@ mod tests {
 
     #[test]
     fn parse_rejects_overflow_and_excluded_letters() {
-        for bad in ["8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "0000000000000000000000000I", "0000000000000000000000000L",
-            "0000000000000000000000000O", "0000000000000000000000000U", "000", "", "0000000000000000000000000é"]
-        {
-            assert_eq!(bad.parse::<Ulid>().unwrap_err().code(), "invalid_ulid", "{bad}");
+        for bad in [
+            "8ZZZZZZZZZZZZZZZZZZZZZZZZZ",
+            "0000000000000000000000000I",
+            "0000000000000000000000000L",
+            "0000000000000000000000000O",
+            "0000000000000000000000000U",
+            "000",
+            "",
+            "0000000000000000000000000é",
+        ] {
+            assert_eq!(
+                bad.parse::<Ulid>().unwrap_err().code(),
+                "invalid_ulid",
+                "{bad}"
+            );
         }
         let lower: Ulid = "01arz3ndektsv4rrffq69g5fav".parse().unwrap();
         assert_eq!(lower.to_string(), "01ARZ3NDEKTSV4RRFFQ69G5FAV");
@@ -244,6 +255,8 @@ mod tests {
 impl fmt::Debug for UlidDeriver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The state may be keyed: never print it.
-        f.debug_struct("UlidDeriver").field("scheme", &self.scheme).finish_non_exhaustive()
+        f.debug_struct("UlidDeriver")
+            .field("scheme", &self.scheme)
+            .finish_non_exhaustive()
     }
 }

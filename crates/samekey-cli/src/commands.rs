@@ -1,0 +1,326 @@
+//! What each subcommand does; parsing is in main.rs, behaviour in the core.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use samekey::{
+    content_hash_json, content_hash_reader_with_progress, derive_revision, parse_rfc3339,
+    ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver, Value,
+};
+use samekey_cli::batch::{self, BatchConfig};
+use samekey_cli::vectors;
+
+use crate::{
+    BatchArgs, Command, HashArgs, RevisionArgs, TimeArgs, UlidArgs, VectorsArgs, VerifyArgs,
+};
+
+/// A failure with the core's code (or a CLI one) and the exit status a shell expects.
+#[derive(Debug)]
+pub struct CliError {
+    code: &'static str,
+    message: String,
+    exit: u8,
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "error[{}]: {}", self.code, self.message)
+    }
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> ExitCode {
+        ExitCode::from(self.exit)
+    }
+
+    fn io(what: &Path, e: io::Error) -> Self {
+        let exit = if e.kind() == io::ErrorKind::NotFound {
+            66
+        } else {
+            74
+        };
+        CliError {
+            code: "io_error",
+            message: format!("{}: {e}", what.display()),
+            exit,
+        }
+    }
+}
+
+/// Bad input data is EX_DATAERR (65); a refused identity is 1, like a failed check.
+impl From<Error> for CliError {
+    fn from(e: Error) -> Self {
+        let exit = match e {
+            Error::IdentityMismatch => 1,
+            Error::Io(_) => 74,
+            _ => 65,
+        };
+        CliError {
+            code: e.code(),
+            message: e.to_string(),
+            exit,
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, CliError>;
+
+pub fn run(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Ulid(a) => ulid(a),
+        Command::Hash(a) => hash(a),
+        Command::Revision(a) => revision(a),
+        Command::Verify(a) => verify(a),
+        Command::Batch(a) => run_batch(a),
+        Command::Vectors(a) => run_vectors(a),
+    }
+    .map(|()| ExitCode::SUCCESS)
+}
+
+fn timestamp(t: &TimeArgs) -> Result<u64> {
+    match (&t.time, t.ms) {
+        (Some(text), _) => Ok(parse_rfc3339(text)?),
+        (None, Some(ms)) => Ok(samekey::timestamp::check_ms(ms)?),
+        (None, None) => unreachable!("clap requires --time or --ms"),
+    }
+}
+
+fn read_secret(path: &Option<PathBuf>) -> Result<Option<Vec<u8>>> {
+    path.as_ref()
+        .map(|p| std::fs::read(p).map_err(|e| CliError::io(p, e)))
+        .transpose()
+}
+
+fn field_bytes(fields: &[String], hex: bool) -> Result<Vec<Vec<u8>>> {
+    fields
+        .iter()
+        .map(|f| {
+            if !hex {
+                return Ok(f.as_bytes().to_vec());
+            }
+            let bad = || CliError {
+                code: "invalid_hex",
+                message: format!("field {f:?} is not hex"),
+                exit: 2,
+            };
+            if f.len() % 2 != 0 {
+                return Err(bad());
+            }
+            (0..f.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&f[i..i + 2], 16).map_err(|_| bad()))
+                .collect()
+        })
+        .collect()
+}
+
+fn ulid(a: UlidArgs) -> Result<()> {
+    let secret = read_secret(&a.key.secret_file)?;
+    let deriver = UlidDeriver::new(a.key.scheme, &a.namespace, secret.as_deref())?;
+    let t = timestamp(&a.time)?;
+    let fields = field_bytes(&a.fields, a.hex)?;
+    let id = deriver.derive(t, &fields)?;
+    if a.json {
+        let message = ulid_message(a.key.scheme, &a.namespace, &fields)?;
+        let out = serde_json::json!({
+            "ulid": id.to_string(),
+            "uuid": id.to_uuid_string(),
+            "timestamp_ms": t,
+            "scheme": a.key.scheme.as_str(),
+            "message_hex": message.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+        });
+        println!("{out}");
+    } else if a.uuid {
+        println!("{}", id.to_uuid_string());
+    } else {
+        println!("{id}");
+    }
+    Ok(())
+}
+
+fn open_input(path: &Option<PathBuf>) -> Result<(Box<dyn Read>, Option<u64>, PathBuf)> {
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let f = File::open(p).map_err(|e| CliError::io(p, e))?;
+            let len = f.metadata().ok().map(|m| m.len());
+            Ok((Box::new(f), len, p.clone()))
+        }
+        _ => Ok((Box::new(io::stdin().lock()), None, PathBuf::from("<stdin>"))),
+    }
+}
+
+const PROGRESS_THRESHOLD: u64 = 64 << 20;
+
+fn progress_bar(len: Option<u64>, enabled: bool) -> ProgressBar {
+    match len {
+        Some(n) if enabled && n >= PROGRESS_THRESHOLD => {
+            let bar = ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        }
+        _ => ProgressBar::hidden(),
+    }
+}
+
+fn hash_stream(scheme: Scheme, path: &Option<PathBuf>, progress: bool) -> Result<ContentHash> {
+    let (reader, len, name) = open_input(path)?;
+    let bar = progress_bar(len, progress);
+    let hash =
+        content_hash_reader_with_progress(scheme, reader, |n| bar.inc(n as u64)).map_err(|e| {
+            match e {
+                Error::Io(m) => CliError {
+                    code: "io_error",
+                    message: format!("{}: {m}", name.display()),
+                    exit: 74,
+                },
+                e => e.into(),
+            }
+        })?;
+    bar.finish_and_clear();
+    Ok(hash)
+}
+
+fn hash(a: HashArgs) -> Result<()> {
+    if !a.json {
+        println!("{}", hash_stream(a.scheme, &a.file, !a.no_progress)?);
+        return Ok(());
+    }
+    let (mut reader, _, name) = open_input(&a.file)?;
+    let mut text = String::new();
+    reader
+        .read_to_string(&mut text)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::InvalidData => Error::InvalidJson {
+                offset: 0,
+                reason: "the input is not UTF-8",
+            }
+            .into(),
+            _ => CliError::io(&name, e),
+        })?;
+    let (canonical, hash) = content_hash_json(a.scheme, &Value::parse(&text)?)?;
+    if a.print_canonical {
+        println!("{canonical}");
+    }
+    println!("{hash}");
+    Ok(())
+}
+
+fn revision(a: RevisionArgs) -> Result<()> {
+    let secret = read_secret(&a.key.secret_file)?;
+    let content = match (&a.content_hash, &a.file) {
+        (Some(text), _) => text.parse()?,
+        (None, file) => hash_stream(a.key.scheme, file, true)?,
+    };
+    let key = derive_revision(
+        a.key.scheme,
+        a.parent.as_deref(),
+        &content,
+        secret.as_deref(),
+    )?;
+    println!("{key}");
+    Ok(())
+}
+
+fn verify(a: VerifyArgs) -> Result<()> {
+    let secret = read_secret(&a.secret_file)?;
+    let id: Ulid = a.id.parse()?;
+    let (primary, rest) = a
+        .accept
+        .split_first()
+        .ok_or(Error::UnknownScheme(String::new()))?;
+    let ring = KeyRing::new(*primary, rest)?;
+    let fields = field_bytes(&a.fields, a.hex)?;
+    let scheme = ring.verify_ulid(
+        &id,
+        timestamp(&a.time)?,
+        &a.namespace,
+        &fields,
+        secret.as_deref(),
+    )?;
+    println!("{scheme}");
+    Ok(())
+}
+
+fn run_batch(a: BatchArgs) -> Result<()> {
+    let config = BatchConfig {
+        scheme: a.key.scheme,
+        namespace: a.namespace,
+        secret: read_secret(&a.key.secret_file)?,
+        id_fields: a.fields,
+        time_field: a.time_field,
+        id_output: a.id_field,
+        hash_output: a.hash_field,
+        content_scheme: a.content_scheme.unwrap_or(match a.key.scheme {
+            Scheme::V0 => Scheme::V1,
+            s => s,
+        }),
+    };
+    let (reader, _, name) = open_input(&a.input)?;
+    let stdout = io::stdout().lock();
+    let summary = batch::run(
+        &config,
+        BufReader::new(reader),
+        io::BufWriter::new(stdout),
+        a.keep_going,
+        |e| {
+            eprintln!("samekey: {}: {e}", name.display());
+        },
+    )?;
+    if summary.failed > 0 {
+        return Err(CliError {
+            code: "invalid_record",
+            message: format!(
+                "{} record(s) written, {} failed",
+                summary.written, summary.failed
+            ),
+            exit: 65,
+        });
+    }
+    Ok(())
+}
+
+fn run_vectors(a: VectorsArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&a.file).map_err(|e| CliError::io(&a.file, e))?;
+    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| CliError {
+        code: "invalid_json",
+        message: format!("{}: {e}", a.file.display()),
+        exit: 65,
+    })?;
+    let outcomes = vectors::run_document(&doc).map_err(|m| CliError {
+        code: "invalid_vectors",
+        message: m,
+        exit: 65,
+    })?;
+    let failed: Vec<_> = outcomes.iter().filter(|o| !o.passed).collect();
+    let mut out = io::stdout().lock();
+    for o in &failed {
+        if a.verbose {
+            let _ = writeln!(out, "FAIL {}: {}", o.id, o.detail);
+        } else {
+            let _ = writeln!(out, "FAIL {}", o.id);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{} passed, {} failed",
+        outcomes.len() - failed.len(),
+        failed.len()
+    );
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError {
+            code: "vectors_failed",
+            message: format!("{} vector(s) failed", failed.len()),
+            exit: 1,
+        })
+    }
+}

@@ -1,0 +1,4 @@
+//! Library side of the `samekey` command, shared with its tests.
+
+pub mod batch;
+pub mod vectors;

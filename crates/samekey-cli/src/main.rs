@@ -1,0 +1,184 @@
+//! The `samekey` command.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use samekey::Scheme;
+
+/// Deterministic ULIDs, content hashes and revision keys, identical in every language.
+#[derive(Parser, Debug)]
+#[command(name = "samekey", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Derive the deterministic ULID of identity fields at a time.
+    ///
+    /// Example: samekey ulid --time 2024-05-01T12:00:00Z --namespace posts hello-world en
+    Ulid(UlidArgs),
+    /// Hash a file or standard input: sha256:<hex> (v1) or blake3:<hex> (v2).
+    Hash(HashArgs),
+    /// Derive the revision key of content on a parent revision.
+    Revision(RevisionArgs),
+    /// Check that an id was derived from these inputs under an accepted scheme.
+    ///
+    /// Prints the matching scheme and exits 0, or exits 1 with identity_mismatch: the
+    /// guard that refuses a write which would orphan the document stored under the id.
+    Verify(VerifyArgs),
+    /// Add a deterministic id and a content hash to every JSONL record.
+    Batch(BatchArgs),
+    /// Run a test-vector file through the core and print "N passed, M failed".
+    Vectors(VectorsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TimeArgs {
+    /// The immutable natural time, as RFC 3339 text with an offset (e.g. publishedAt).
+    #[arg(long, conflicts_with = "ms", required_unless_present = "ms")]
+    pub time: Option<String>,
+    /// The time as integer milliseconds since the Unix epoch.
+    #[arg(long)]
+    pub ms: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct KeyArgs {
+    /// v0 (legacy sha256(f1:f2..)), v1 (SHA-256) or v2 (BLAKE3).
+    #[arg(long, default_value = "v1", value_parser = parse_scheme)]
+    pub scheme: Scheme,
+    /// Read the secret for a keyed derivation from this file (its exact bytes; a
+    /// trailing newline is part of the secret, so write it with printf, not echo).
+    #[arg(long, value_name = "FILE")]
+    pub secret_file: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct UlidArgs {
+    #[command(flatten)]
+    pub time: TimeArgs,
+    #[command(flatten)]
+    pub key: KeyArgs,
+    /// Namespace separating id spaces (e.g. a collection name).
+    #[arg(long, default_value = "")]
+    pub namespace: String,
+    /// Read each field as hex-encoded bytes instead of text.
+    #[arg(long)]
+    pub hex: bool,
+    /// Print the id as a UUID string instead of ULID text.
+    #[arg(long, conflicts_with = "json")]
+    pub uuid: bool,
+    /// Print a JSON object with the ULID, UUID, timestamp and hashed message.
+    #[arg(long)]
+    pub json: bool,
+    /// The identity fields, in order (e.g. slug lang).
+    #[arg(required = true, num_args = 1..)]
+    pub fields: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct HashArgs {
+    /// The file to hash; standard input when absent or "-".
+    pub file: Option<std::path::PathBuf>,
+    #[arg(long, default_value = "v1", value_parser = parse_scheme)]
+    pub scheme: Scheme,
+    /// Hash the RFC 8785 canonical form of the JSON input instead of its bytes.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the canonical JSON too (with --json).
+    #[arg(long, requires = "json")]
+    pub print_canonical: bool,
+    /// Never draw a progress bar (one is drawn on a terminal for inputs over 64 MiB).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RevisionArgs {
+    #[command(flatten)]
+    pub key: KeyArgs,
+    /// The parent revision; absent for a root revision.
+    #[arg(long)]
+    pub parent: Option<String>,
+    /// The content hash of the data (sha256:... for v1, blake3:... for v2).
+    #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+    pub content_hash: Option<String>,
+    /// Hash this file with the scheme instead of passing --content-hash.
+    #[arg(long)]
+    pub file: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The id to check (ULID text).
+    pub id: String,
+    #[command(flatten)]
+    pub time: TimeArgs,
+    /// Accepted schemes, newest first (e.g. v2,v1,v0).
+    #[arg(long, value_delimiter = ',', default_value = "v1", value_parser = parse_scheme)]
+    pub accept: Vec<Scheme>,
+    #[arg(long, value_name = "FILE")]
+    pub secret_file: Option<std::path::PathBuf>,
+    #[arg(long, default_value = "")]
+    pub namespace: String,
+    #[arg(long)]
+    pub hex: bool,
+    #[arg(required = true, num_args = 1..)]
+    pub fields: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct BatchArgs {
+    /// JSONL input; standard input when absent or "-".
+    pub input: Option<std::path::PathBuf>,
+    /// Identity members, comma-separated, in order (e.g. slug,lang).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub fields: Vec<String>,
+    /// Member holding the time: RFC 3339 text or integer milliseconds.
+    #[arg(long)]
+    pub time_field: String,
+    #[command(flatten)]
+    pub key: KeyArgs,
+    #[arg(long, default_value = "")]
+    pub namespace: String,
+    /// Member the id is written to; a record that already has it must match.
+    #[arg(long, default_value = "_id")]
+    pub id_field: String,
+    /// Member the content hash is written to.
+    #[arg(long, default_value = "contentHash")]
+    pub hash_field: String,
+    /// Scheme of the content hash; defaults to the id scheme (v1 for v0 ids).
+    #[arg(long, value_parser = parse_scheme)]
+    pub content_scheme: Option<Scheme>,
+    /// Report every bad record and go on, instead of stopping at the first.
+    #[arg(long)]
+    pub keep_going: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VectorsArgs {
+    /// The vector file (test-vectors/samekey.json).
+    pub file: std::path::PathBuf,
+    /// Print every failing vector with what was expected.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+fn parse_scheme(s: &str) -> Result<Scheme, String> {
+    s.parse().map_err(|e: samekey::Error| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match commands::run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("samekey: {e}");
+            e.exit_code()
+        }
+    }
+}

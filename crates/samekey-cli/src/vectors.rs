@@ -1,0 +1,241 @@
+//! Runs a samekey test-vector file (spec §10) through the core.
+
+use samekey::{
+    canonicalize_json_text, content_hash, content_hash_json, derive_revision, parse_rfc3339,
+    revision_message, ulid_message, ContentHash, Error, KeyRing, RevisionKey, Scheme, Ulid,
+    UlidDeriver, Value,
+};
+use serde_json::{json, Map, Value as Json};
+
+/// The result of one vector.
+#[derive(Debug)]
+pub struct Outcome {
+    pub id: String,
+    pub passed: bool,
+    /// What was expected and what came out, when they differ.
+    pub detail: String,
+}
+
+/// Runs every vector of a vector document. Fails only when the document itself is
+/// malformed; a vector that gives the wrong answer is a failed [`Outcome`].
+pub fn run_document(doc: &Json) -> Result<Vec<Outcome>, String> {
+    let schema = doc.get("schema").and_then(Json::as_str);
+    if schema != Some("samekey-test-vectors/1") {
+        return Err(format!("unsupported vector schema {schema:?}"));
+    }
+    let vectors = doc
+        .get("vectors")
+        .and_then(Json::as_array)
+        .ok_or("the document has no \"vectors\" array")?;
+    vectors.iter().map(run_one).collect()
+}
+
+fn run_one(v: &Json) -> Result<Outcome, String> {
+    let id = v
+        .get("id")
+        .and_then(Json::as_str)
+        .ok_or("a vector has no id")?
+        .to_owned();
+    let expect = v.get("expect").ok_or_else(|| format!("{id}: no expect"))?;
+    let actual = match run_op(v) {
+        Ok(Ok(outputs)) => outputs,
+        Ok(Err(e)) => json!({ "error": e.code() }),
+        Err(malformed) => return Err(format!("{id}: {malformed}")),
+    };
+    let passed = &actual == expect;
+    let detail = if passed {
+        String::new()
+    } else {
+        format!("expected {expect}, got {actual}")
+    };
+    Ok(Outcome { id, passed, detail })
+}
+
+type OpResult = Result<Result<Json, Error>, String>;
+
+fn run_op(v: &Json) -> OpResult {
+    let op = str_field(v, "op")?;
+    Ok(match op {
+        "ulid" => op_ulid(v)?,
+        "content" => op_content(v)?,
+        "content_json" => op_content_json(v)?,
+        "revision" => op_revision(v)?,
+        "timestamp" => {
+            parse_rfc3339(str_field(v, "rfc3339")?).map(|t| json!({ "timestamp_ms": t }))
+        }
+        "ulid_parse" => str_field(v, "text")?.parse::<Ulid>().map(|id| {
+            json!({ "ulid": id.to_string(), "uuid": id.to_uuid_string(), "timestamp_ms": id.timestamp_ms() })
+        }),
+        "key_parse" => op_key_parse(v)?,
+        "verify" => op_verify(v)?,
+        other => return Err(format!("unknown op {other:?}")),
+    })
+}
+
+fn str_field<'a>(v: &'a Json, key: &str) -> Result<&'a str, String> {
+    v.get(key)
+        .and_then(Json::as_str)
+        .ok_or_else(|| format!("missing string {key:?}"))
+}
+
+fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
+    if text.len() % 2 != 0 {
+        return Err(format!("odd-length hex {text:?}"));
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).map_err(|e| format!("bad hex: {e}")))
+        .collect()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn secret(v: &Json) -> Result<Option<Vec<u8>>, String> {
+    v.get("secret_hex")
+        .and_then(Json::as_str)
+        .map(hex_bytes)
+        .transpose()
+}
+
+fn fields(v: &Json) -> Result<Vec<Vec<u8>>, String> {
+    let list = v
+        .get("fields")
+        .and_then(Json::as_array)
+        .ok_or("missing \"fields\"")?;
+    list.iter()
+        .map(|f| match f {
+            Json::String(s) => Ok(s.as_bytes().to_vec()),
+            Json::Object(o) => hex_bytes(
+                o.get("hex")
+                    .and_then(Json::as_str)
+                    .ok_or("field object without hex")?,
+            ),
+            _ => Err("a field is a string or {\"hex\": ...}".to_owned()),
+        })
+        .collect()
+}
+
+/// Vector timestamps may be negative or past 2^48 on purpose; hosts check them.
+fn timestamp_ms(v: &Json) -> Result<Result<u64, Error>, String> {
+    let t = v
+        .get("timestamp_ms")
+        .and_then(Json::as_i64)
+        .ok_or("missing integer timestamp_ms")?;
+    Ok(samekey::timestamp::from_millis_i128(i128::from(t)))
+}
+
+fn scheme(v: &Json) -> Result<Result<Scheme, Error>, String> {
+    Ok(str_field(v, "scheme")?.parse())
+}
+
+fn op_ulid(v: &Json) -> OpResult {
+    let (ns, fields, secret) = (str_field(v, "namespace")?, fields(v)?, secret(v)?);
+    let (scheme, t) = (scheme(v)?, timestamp_ms(v)?);
+    Ok((|| {
+        let scheme = scheme?;
+        // Scheme-level checks (v0 limits, secret) come before the timestamp (spec §4.4).
+        let deriver = UlidDeriver::new(scheme, ns, secret.as_deref())?;
+        let id = deriver.derive(t?, &fields)?;
+        let message = ulid_message(scheme, ns, &fields)?;
+        Ok(
+            json!({ "ulid": id.to_string(), "uuid": id.to_uuid_string(), "message_hex": hex(&message) }),
+        )
+    })())
+}
+
+fn op_content(v: &Json) -> OpResult {
+    let data = hex_bytes(str_field(v, "data_hex")?)?;
+    let scheme = scheme(v)?;
+    Ok(scheme
+        .and_then(|s| content_hash(s, &data))
+        .map(|h| json!({ "hash": h.to_string() })))
+}
+
+fn op_content_json(v: &Json) -> OpResult {
+    let text = str_field(v, "json")?;
+    let scheme = scheme(v)?;
+    Ok((|| {
+        let scheme = scheme?;
+        let (canonical, hash) = content_hash_json(scheme, &Value::parse(text)?)?;
+        debug_assert_eq!(canonicalize_json_text(text)?, canonical);
+        Ok(json!({ "canonical": canonical, "hash": hash.to_string() }))
+    })())
+}
+
+fn op_revision(v: &Json) -> OpResult {
+    let parent = match v.get("parent") {
+        Some(Json::Null) | None => None,
+        Some(Json::String(p)) => Some(p.as_str()),
+        Some(_) => return Err("parent is a string or null".into()),
+    };
+    let (content, secret, scheme) = (str_field(v, "content_hash")?, secret(v)?, scheme(v)?);
+    Ok((|| {
+        let scheme = scheme?;
+        let content: ContentHash = content.parse()?;
+        let key = derive_revision(scheme, parent, &content, secret.as_deref())?;
+        let message = revision_message(scheme, parent, &content)?;
+        Ok(json!({ "key": key.to_string(), "message_hex": hex(&message) }))
+    })())
+}
+
+fn accepted_ring(v: &Json) -> Result<Option<Result<KeyRing, Error>>, String> {
+    let Some(list) = v.get("accepted") else {
+        return Ok(None);
+    };
+    let names: Vec<&str> = list
+        .as_array()
+        .ok_or("accepted is a list")?
+        .iter()
+        .map(|s| s.as_str().ok_or("accepted holds scheme names"))
+        .collect::<Result<_, _>>()?;
+    Ok(Some((|| {
+        let schemes: Vec<Scheme> = names.iter().map(|n| n.parse()).collect::<Result<_, _>>()?;
+        let (primary, rest) = schemes
+            .split_first()
+            .ok_or(Error::UnknownScheme(String::new()))?;
+        KeyRing::new(*primary, rest)
+    })()))
+}
+
+fn op_key_parse(v: &Json) -> OpResult {
+    let text = str_field(v, "text")?;
+    let ring = accepted_ring(v)?;
+    Ok((|| {
+        let mut out = Map::new();
+        let scheme = if text.starts_with("rev:") {
+            let key: RevisionKey = text.parse()?;
+            out.insert("kind".into(), "revision".into());
+            out.insert("canonical".into(), key.to_string().into());
+            key.scheme()
+        } else {
+            let hash: ContentHash = text.parse()?;
+            out.insert("kind".into(), "content".into());
+            out.insert("canonical".into(), hash.to_string().into());
+            hash.scheme()
+        };
+        let scheme = match ring {
+            Some(ring) => ring?.scheme_of_key(text)?,
+            None => scheme,
+        };
+        out.insert("scheme".into(), scheme.as_str().into());
+        Ok(Json::Object(out))
+    })())
+}
+
+fn op_verify(v: &Json) -> OpResult {
+    let ring = accepted_ring(v)?.ok_or("verify needs \"accepted\"")?;
+    let (id, ns, fields, secret) = (
+        str_field(v, "id")?,
+        str_field(v, "namespace")?,
+        fields(v)?,
+        secret(v)?,
+    );
+    let t = timestamp_ms(v)?;
+    Ok((|| {
+        let id: Ulid = id.parse()?;
+        let scheme = ring?.verify_ulid(&id, t?, ns, &fields, secret.as_deref())?;
+        Ok(json!({ "scheme": scheme.as_str() }))
+    })())
+}

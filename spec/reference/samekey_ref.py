@@ -1,0 +1,346 @@
+"""Reference implementation of samekey, written from spec/samekey.md alone.
+
+Plain Python (standard library plus the `blake3` package), no speed tricks, one function
+per rule. It shares no code with the Rust core: when the two disagree, one of them
+misreads the spec, and the vectors this module generates are how we find out.
+"""
+
+from __future__ import annotations
+
+import calendar
+import hashlib
+import hmac
+import json
+import re
+import struct
+
+import blake3
+
+MAX_MS = 2**48 - 1
+MAX_SAFE_INTEGER = 2**53 - 1
+MAX_DEPTH = 128
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+V2_SECRET_CONTEXT = "samekey v2 secret"
+
+
+class SamekeyError(Exception):
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
+
+
+# §2 schemes and tags -------------------------------------------------------------------
+
+def check_scheme(scheme: str) -> str:
+    if scheme not in ("v0", "v1", "v2"):
+        raise SamekeyError("unknown_scheme")
+    return scheme
+
+
+def block(scheme: str, purpose: str) -> bytes:
+    tag = f"samekey/{scheme}/{purpose}".encode("ascii")
+    return tag + b"\x00" * (64 - len(tag))
+
+
+def tagged_hash(scheme: str, message: bytes, secret: bytes | None) -> bytes:
+    if scheme == "v1":
+        if secret is None:
+            return hashlib.sha256(message).digest()
+        return hmac.new(secret, message, hashlib.sha256).digest()
+    if secret is None:
+        return blake3.blake3(message).digest()
+    key = blake3.blake3(secret, derive_key_context=V2_SECRET_CONTEXT).digest()
+    return blake3.blake3(message, key=key).digest()
+
+
+# §3 framing ---------------------------------------------------------------------------
+
+def u32be(n: int) -> bytes:
+    if n > 0xFFFFFFFF:
+        raise SamekeyError("field_too_long")
+    return struct.pack(">I", n)
+
+
+def enc(b: bytes) -> bytes:
+    return u32be(len(b)) + b
+
+
+# §4 deterministic ULIDs ----------------------------------------------------------------
+
+def crockford(data: bytes) -> str:
+    n = int.from_bytes(data, "big")
+    return "".join(CROCKFORD[(n >> (5 * (25 - i))) & 31] for i in range(26))
+
+
+def uuid_text(data: bytes) -> str:
+    h = data.hex()
+    return f"{h[0:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+
+
+def ulid_message(scheme: str, namespace: str, fields: list[bytes]) -> bytes:
+    if scheme == "v0":
+        return b":".join(fields)
+    return (block(scheme, "ulid") + enc(namespace.encode("utf-8"))
+            + u32be(len(fields)) + b"".join(enc(f) for f in fields))
+
+
+def derive_ulid(scheme: str, t: int, namespace: str, fields: list[bytes],
+                secret: bytes | None) -> dict:
+    check_scheme(scheme)
+    if scheme == "v0":
+        if secret is not None:
+            raise SamekeyError("secret_not_supported")
+        if namespace:
+            raise SamekeyError("namespace_not_supported")
+    elif secret is not None and len(secret) == 0:
+        raise SamekeyError("empty_secret")
+    if not 0 <= t <= MAX_MS:
+        raise SamekeyError("timestamp_out_of_range")
+    if not fields:
+        raise SamekeyError("no_fields")
+    m = ulid_message(scheme, namespace, fields)
+    d = hashlib.sha256(m).digest() if scheme == "v0" else tagged_hash(scheme, m, secret)
+    raw = t.to_bytes(6, "big") + d[:10]
+    return {"ulid": crockford(raw), "uuid": uuid_text(raw), "message_hex": m.hex()}
+
+
+def parse_ulid(text: str) -> bytes:
+    if len(text) != 26 or not text.isascii():
+        raise SamekeyError("invalid_ulid")
+    n = 0
+    for i, ch in enumerate(text.upper()):
+        v = CROCKFORD.find(ch)
+        if v < 0 or (i == 0 and v > 7):
+            raise SamekeyError("invalid_ulid")
+        n = n * 32 + v
+    return n.to_bytes(16, "big")
+
+
+# §5 content hashes ----------------------------------------------------------------------
+
+def content_hash(scheme: str, data: bytes) -> str:
+    check_scheme(scheme)
+    if scheme == "v1":
+        return "sha256:" + hashlib.sha256(data).hexdigest()
+    if scheme == "v2":
+        return "blake3:" + blake3.blake3(data).hexdigest()
+    raise SamekeyError("scheme_not_supported")
+
+
+HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
+
+
+def parse_content_hash(text: str) -> tuple[str, bytes]:
+    algorithm, sep, digest = text.partition(":")
+    scheme = {"sha256": "v1", "blake3": "v2"}.get(algorithm)
+    if not sep or scheme is None or not HEX64.fullmatch(digest):
+        raise SamekeyError("invalid_key")
+    return scheme, bytes.fromhex(digest)
+
+
+def parse_revision_key(text: str) -> tuple[str, bytes]:
+    parts = text.split(":")
+    if len(parts) != 3 or parts[0] != "rev" or parts[1] not in ("v1", "v2") \
+            or not HEX64.fullmatch(parts[2]):
+        raise SamekeyError("invalid_key")
+    return parts[1], bytes.fromhex(parts[2])
+
+
+# §6 canonical JSON ------------------------------------------------------------------
+
+def _reject_constant(name: str):
+    raise SamekeyError("invalid_json")
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > 17 or abs(int(text)) > MAX_SAFE_INTEGER:
+        raise SamekeyError("number_out_of_range")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    x = float(text)
+    if x in (float("inf"), float("-inf")):
+        raise SamekeyError("number_out_of_range")
+    return x
+
+
+def _pairs(pairs: list) -> dict:
+    seen = {}
+    for k, v in pairs:
+        if k in seen:
+            raise SamekeyError("duplicate_key")
+        seen[k] = v
+    return seen
+
+
+def _check_tree(v, depth: int) -> None:
+    if isinstance(v, str):
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+            raise SamekeyError("invalid_json")
+    elif isinstance(v, (list, dict)):
+        if depth + 1 > MAX_DEPTH:
+            raise SamekeyError("nesting_too_deep")
+        items = v.items() if isinstance(v, dict) else ((None, x) for x in v)
+        for k, x in items:
+            if k is not None:
+                _check_tree(k, depth)
+            _check_tree(x, depth + 1)
+
+
+def parse_json(text: str):
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_parse_int,
+                           parse_float=_parse_float, parse_constant=_reject_constant)
+    except (json.JSONDecodeError, RecursionError):
+        raise SamekeyError("invalid_json") from None
+    _check_tree(value, 0)
+    return value
+
+
+def es_number(x: float) -> str:
+    """ECMAScript Number::toString from Python's shortest round-trip repr."""
+    if x == 0:
+        return "0"
+    if x < 0:
+        return "-" + es_number(-x)
+    mantissa, _, exp = repr(x).partition("e")
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac).lstrip("0")
+    stripped = digits.rstrip("0")
+    k = len(stripped)
+    n = int(exp or 0) - len(frac) + (len(digits) - k) + k
+    s = stripped
+    if k <= n <= 21:
+        return s + "0" * (n - k)
+    if 0 < n <= 21:
+        return s[:n] + "." + s[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * (-n) + s
+    e = n - 1
+    return s[0] + ("." + s[1:] if k > 1 else "") + "e" + ("+" if e > 0 else "-") + str(abs(e))
+
+
+ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+           "\r": "\\r"}
+
+
+def es_string(s: str) -> str:
+    out = []
+    for c in s:
+        if c in ESCAPES:
+            out.append(ESCAPES[c])
+        elif ord(c) < 0x20:
+            out.append("\\u%04x" % ord(c))
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def canonical(v) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return es_number(float(v))
+    if isinstance(v, float):
+        return es_number(v)
+    if isinstance(v, str):
+        return es_string(v)
+    if isinstance(v, list):
+        return "[" + ",".join(canonical(x) for x in v) + "]"
+    keys = sorted(v, key=lambda k: k.encode("utf-16-be"))
+    return "{" + ",".join(es_string(k) + ":" + canonical(v[k]) for k in keys) + "}"
+
+
+def content_json(scheme: str, text: str) -> dict:
+    check_scheme(scheme)
+    if scheme == "v0":
+        raise SamekeyError("scheme_not_supported")
+    c = canonical(parse_json(text))
+    return {"canonical": c, "hash": content_hash(scheme, c.encode("utf-8"))}
+
+
+# §7 revision keys -----------------------------------------------------------------------
+
+def revision(scheme: str, parent: str | None, content_hash_text: str,
+             secret: bytes | None) -> dict:
+    check_scheme(scheme)
+    content_scheme, digest = parse_content_hash(content_hash_text)
+    if scheme == "v0":
+        raise SamekeyError("scheme_not_supported")
+    if secret is not None and len(secret) == 0:
+        raise SamekeyError("empty_secret")
+    if parent == "":
+        raise SamekeyError("empty_parent")
+    if content_scheme != scheme:
+        raise SamekeyError("scheme_mismatch")
+    p = b"\x00" if parent is None else b"\x01" + enc(parent.encode("utf-8"))
+    m = block(scheme, "revision") + p + enc(digest)
+    return {"key": f"rev:{scheme}:" + tagged_hash(scheme, m, secret).hex(),
+            "message_hex": m.hex()}
+
+
+# §8 timestamps ----------------------------------------------------------------------
+
+RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII)
+
+
+def parse_timestamp(text: str) -> int:
+    m = RFC3339.fullmatch(text)
+    if not m:
+        raise SamekeyError("invalid_timestamp")
+    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
+    frac, zulu, sign, oh, om = m.group(7), m.group(8), m.group(9), m.group(10), m.group(11)
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    month_days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if not (1 <= mo <= 12 and 1 <= d <= month_days[mo - 1] and h <= 23 and mi <= 59
+            and s <= 59):
+        raise SamekeyError("invalid_timestamp")
+    offset = 0
+    if not zulu:
+        if int(oh) > 23 or int(om) > 59:
+            raise SamekeyError("invalid_timestamp")
+        offset = (int(oh) * 60 + int(om)) * (1 if sign == "+" else -1)
+    if y == 0:
+        raise SamekeyError("timestamp_out_of_range")  # long before 1970 whatever the offset
+    seconds = calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0)) - offset * 60
+    ms = seconds * 1000 + int((frac or "0")[:3].ljust(3, "0"))
+    if not 0 <= ms <= MAX_MS:
+        raise SamekeyError("timestamp_out_of_range")
+    return ms
+
+
+# §9 key ring and guards --------------------------------------------------------------
+
+def verify(accepted: list[str], id_text: str, t: int, namespace: str,
+           fields: list[bytes], secret: bytes | None) -> str:
+    target = parse_ulid(id_text)
+    for i, scheme in enumerate(accepted):
+        try:
+            candidate = derive_ulid(scheme, t, namespace, fields, secret)
+        except SamekeyError as e:
+            if i > 0 and e.code in ("namespace_not_supported", "secret_not_supported"):
+                continue
+            raise
+        if parse_ulid(candidate["ulid"]) == target:
+            return scheme
+    raise SamekeyError("identity_mismatch")
+
+
+def key_scheme(text: str, accepted: list[str] | None) -> dict:
+    if text.startswith("rev:"):
+        scheme, digest = parse_revision_key(text)
+        out = {"kind": "revision", "scheme": scheme, "canonical": f"rev:{scheme}:{digest.hex()}"}
+    else:
+        scheme, digest = parse_content_hash(text)
+        algorithm = {"v1": "sha256", "v2": "blake3"}[scheme]
+        out = {"kind": "content", "scheme": scheme, "canonical": f"{algorithm}:{digest.hex()}"}
+    if accepted is not None and scheme not in accepted:
+        raise SamekeyError("scheme_not_accepted")
+    return out
