@@ -106,11 +106,17 @@ pub fn process_line(
         }
     }
     members.retain(|(k, _)| *k != config.hash_output);
-    let body = canonical_json(&Value::Object(members.clone())).map_err(core)?;
+    let body = canonical_json(&Value::Object(members)).map_err(core)?;
     let hash = content_hash(config.content_scheme, body.as_bytes()).map_err(core)?;
-    members.push((config.id_output.clone(), Value::String(id.to_string())));
-    members.push((config.hash_output.clone(), Value::String(hash.to_string())));
-    canonical_json(&Value::Object(members)).map_err(core)
+    // The record goes out as it came in (member order, number text), plus the two
+    // members: re-formatting it would change data the user did not ask to change.
+    let mut record: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(line).map_err(|e| usage(format!("unreadable record: {e}")))?;
+    record.shift_remove(&config.id_output);
+    record.shift_remove(&config.hash_output);
+    record.insert(config.id_output.clone(), id.to_string().into());
+    record.insert(config.hash_output.clone(), hash.to_string().into());
+    serde_json::to_string(&record).map_err(|e| usage(format!("unwritable record: {e}")))
 }
 
 /// Streams records from `input` to `output`, one line each. Stops at the first bad

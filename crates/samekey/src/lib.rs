@@ -28,6 +28,7 @@ mod json;
 mod keyring;
 mod revision;
 mod scheme;
+pub mod text;
 pub mod timestamp;
 mod ulid;
 

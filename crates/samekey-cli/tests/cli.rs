@@ -1,0 +1,153 @@
+//! The `samekey` command as a shell user runs it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use samekey::{content_hash, derive_ulid, parse_rfc3339, Scheme};
+
+fn samekey(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_samekey"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn ulid_matches_the_core_for_time_text_and_ms() {
+    let t = parse_rfc3339("2024-05-01T12:00:00Z").unwrap();
+    let want = derive_ulid(Scheme::V2, t, "posts", &["hello", "en"], None).unwrap();
+    let by_text = samekey(&["ulid", "--scheme", "v2", "--time", "2024-05-01T12:00:00Z", "--namespace", "posts", "hello", "en"], b"");
+    let by_ms = samekey(&["ulid", "--scheme", "v2", "--ms", &t.to_string(), "--namespace", "posts", "hello", "en"], b"");
+    assert!(by_text.status.success());
+    assert_eq!(stdout(&by_text).trim(), want.to_string());
+    assert_eq!(stdout(&by_ms), stdout(&by_text));
+    let uuid = samekey(&["ulid", "--scheme", "v2", "--ms", &t.to_string(), "--uuid", "--namespace", "posts", "hello", "en"], b"");
+    assert_eq!(stdout(&uuid).trim(), want.to_uuid_string());
+}
+
+#[test]
+fn keyed_ulid_reads_the_exact_secret_bytes() {
+    let dir = std::env::temp_dir().join(format!("samekey-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let secret = dir.join("secret");
+    std::fs::write(&secret, b"s3cret\n").unwrap();
+    let out = samekey(&["ulid", "--ms", "5", "--secret-file", secret.to_str().unwrap(), "a"], b"");
+    let want = derive_ulid(Scheme::V1, 5, "", &["a"], Some(b"s3cret\n")).unwrap();
+    assert_eq!(stdout(&out).trim(), want.to_string());
+}
+
+#[test]
+fn bad_input_names_the_code_and_exits_65() {
+    let out = samekey(&["ulid", "--time", "2024-05-01T12:00:00", "x"], b"");
+    assert_eq!(out.status.code(), Some(65));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid_timestamp]"));
+    let out = samekey(&["ulid", "--ms", "281474976710656", "x"], b"");
+    assert_eq!(out.status.code(), Some(65));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("timestamp_out_of_range"));
+    let out = samekey(&["ulid", "--scheme", "v9", "--ms", "1", "x"], b"");
+    assert_eq!(out.status.code(), Some(2), "clap rejects an unknown scheme as a usage error");
+}
+
+#[test]
+fn hash_of_stdin_and_json_canonical_form() {
+    let out = samekey(&["hash"], b"abc");
+    assert_eq!(stdout(&out).trim(), content_hash(Scheme::V1, b"abc").unwrap().to_string());
+    let out = samekey(&["hash", "--json", "--print-canonical", "--scheme", "v2"], b"{\"b\":1.0,\"a\":[]}");
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines[0], "{\"a\":[],\"b\":1}");
+    assert_eq!(lines[1], content_hash(Scheme::V2, lines[0].as_bytes()).unwrap().to_string());
+    let out = samekey(&["hash", "--json"], b"{\"a\":1,\"a\":2}");
+    assert_eq!(out.status.code(), Some(65));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("duplicate_key"));
+    let out = samekey(&["hash", "/nonexistent/file"], b"");
+    assert_eq!(out.status.code(), Some(66));
+}
+
+#[test]
+fn verify_accepts_the_right_inputs_and_refuses_a_changed_identity() {
+    let id = derive_ulid(Scheme::V0, 1000, "", &["slug", "en"], None).unwrap().to_string();
+    let ok = samekey(&["verify", &id, "--ms", "1000", "--accept", "v2,v1,v0", "slug", "en"], b"");
+    assert!(ok.status.success());
+    assert_eq!(stdout(&ok).trim(), "v0");
+    let changed = samekey(&["verify", &id, "--ms", "1001", "--accept", "v2,v1,v0", "slug", "en"], b"");
+    assert_eq!(changed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&changed.stderr).contains("identity_mismatch"));
+}
+
+#[test]
+fn revision_of_a_root_and_a_child() {
+    let h = content_hash(Scheme::V1, b"data").unwrap().to_string();
+    let root = samekey(&["revision", "--content-hash", &h], b"");
+    let root = stdout(&root).trim().to_string();
+    assert!(root.starts_with("rev:v1:"));
+    let child = samekey(&["revision", "--content-hash", &h, "--parent", &root], b"");
+    assert_ne!(stdout(&child).trim(), root);
+    let empty = samekey(&["revision", "--content-hash", &h, "--parent", ""], b"");
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("empty_parent"));
+}
+
+const RECORDS: &str = concat!(
+    "{\"slug\":\"hello\",\"lang\":\"en\",\"publishedAt\":\"2024-05-01T12:00:00Z\",\"body\":\"hi\"}\n",
+    "\n",
+    "{\"slug\":\"hola\",\"lang\":\"es\",\"publishedAt\":1714564800000,\"body\":\"hola\",\"views\":1e20,\"score\":1.50}\n",
+);
+
+#[test]
+fn batch_adds_ids_and_hashes_and_is_idempotent() {
+    let args = ["batch", "--fields", "slug,lang", "--time-field", "publishedAt", "--namespace", "posts"];
+    let first = samekey(&args, RECORDS.as_bytes());
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let out = stdout(&first);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    let want = derive_ulid(Scheme::V1, 1_714_564_800_000, "posts", &["hello", "en"], None).unwrap();
+    assert_eq!(lines[0]["_id"], want.to_string());
+    assert!(lines[0]["contentHash"].as_str().unwrap().starts_with("sha256:"));
+    // Members keep their order and numbers their value and form (1e20 is not rewritten
+    // as a 21-digit integer, which would not be valid input again); new members come last.
+    assert!(out.lines().nth(1).unwrap().starts_with("{\"slug\":\"hola\",\"lang\":\"es\",\"publishedAt\":1714564800000,\"body\":\"hola\",\"views\":1e+20,\"score\":1.50,\"_id\":"));
+    // Feeding the output back in verifies the stored ids and reproduces it exactly.
+    let second = samekey(&args, out.as_bytes());
+    assert!(second.status.success());
+    assert_eq!(stdout(&second), out);
+}
+
+#[test]
+fn batch_names_the_bad_line_and_refuses_a_changed_identity() {
+    let args = ["batch", "--fields", "slug,lang", "--time-field", "publishedAt"];
+    let input = "{\"slug\":\"a\",\"lang\":\"en\",\"publishedAt\":0}\n{\"slug\":\"b\",\"publishedAt\":0}\n{\"slug\":\"c\",\"lang\":\"en\",\"publishedAt\":1.5}\n";
+    let stop = samekey(&args, input.as_bytes());
+    assert_eq!(stop.status.code(), Some(65));
+    let err = String::from_utf8_lossy(&stop.stderr);
+    assert!(err.contains("line 2:") && err.contains("\"lang\""), "{err}");
+    assert!(!err.contains("line 3:"));
+    assert_eq!(stdout(&stop).lines().count(), 1);
+
+    let mut all = args.to_vec();
+    all.push("--keep-going");
+    let keep = samekey(&all, input.as_bytes());
+    let err = String::from_utf8_lossy(&keep.stderr);
+    assert!(err.contains("line 3: error[invalid_timestamp]"), "{err}");
+
+    let moved = "{\"_id\":\"01HWT0D7G0NXVJZMMA9TW58EBH\",\"slug\":\"a\",\"lang\":\"en\",\"publishedAt\":0}\n";
+    let refused = samekey(&args, moved.as_bytes());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("line 1: error[identity_mismatch]"));
+}
+
+#[test]
+fn vectors_command_prints_the_count_line() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test-vectors/samekey.json");
+    let out = samekey(&["vectors", file], b"");
+    assert!(out.status.success());
+    let last = stdout(&out).lines().last().unwrap().to_string();
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+}

@@ -1,0 +1,45 @@
+//! Every shared test vector through the core: the file in SAMEKEY_VECTORS, else the
+//! committed test-vectors/samekey.json.
+
+use std::path::PathBuf;
+
+fn vector_file() -> PathBuf {
+    match std::env::var_os("SAMEKEY_VECTORS") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-vectors/samekey.json"),
+    }
+}
+
+#[test]
+fn every_vector_passes() {
+    let path = vector_file();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("vector file is JSON");
+    let outcomes = samekey_cli::vectors::run_document(&doc).expect("well-formed vector file");
+    assert!(!outcomes.is_empty(), "{} holds no vectors", path.display());
+    let failures: Vec<String> = outcomes
+        .iter()
+        .filter(|o| !o.passed)
+        .map(|o| format!("{}: {}", o.id, o.detail))
+        .collect();
+    println!("{}: {} vectors", path.display(), outcomes.len());
+    assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
+}
+
+#[test]
+fn the_committed_file_covers_every_error_code_it_can_carry() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-vectors/samekey.json");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let seen: std::collections::BTreeSet<&str> = doc["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v["expect"]["error"].as_str())
+        .collect();
+    // These cannot be written into a JSON vector file (spec §10.3); unit tests cover them.
+    let not_in_vectors = ["field_too_long", "invalid_string", "io_error"];
+    for code in samekey::Error::CODES {
+        assert!(seen.contains(code) || not_in_vectors.contains(code), "no vector expects {code}");
+    }
+    assert!(doc["vectors"].as_array().unwrap().len() >= 150);
+}
