@@ -25,12 +25,52 @@ fn stdout(o: &Output) -> String {
 fn ulid_matches_the_core_for_time_text_and_ms() {
     let t = parse_rfc3339("2024-05-01T12:00:00Z").unwrap();
     let want = derive_ulid(Scheme::V2, t, "posts", &["hello", "en"], None).unwrap();
-    let by_text = samekey(&["ulid", "--scheme", "v2", "--time", "2024-05-01T12:00:00Z", "--namespace", "posts", "hello", "en"], b"");
-    let by_ms = samekey(&["ulid", "--scheme", "v2", "--ms", &t.to_string(), "--namespace", "posts", "hello", "en"], b"");
+    let by_text = samekey(
+        &[
+            "ulid",
+            "--scheme",
+            "v2",
+            "--time",
+            "2024-05-01T12:00:00Z",
+            "--namespace",
+            "posts",
+            "hello",
+            "en",
+        ],
+        b"",
+    );
+    let by_ms = samekey(
+        &[
+            "ulid",
+            "--scheme",
+            "v2",
+            "--ms",
+            &t.to_string(),
+            "--namespace",
+            "posts",
+            "hello",
+            "en",
+        ],
+        b"",
+    );
     assert!(by_text.status.success());
     assert_eq!(stdout(&by_text).trim(), want.to_string());
     assert_eq!(stdout(&by_ms), stdout(&by_text));
-    let uuid = samekey(&["ulid", "--scheme", "v2", "--ms", &t.to_string(), "--uuid", "--namespace", "posts", "hello", "en"], b"");
+    let uuid = samekey(
+        &[
+            "ulid",
+            "--scheme",
+            "v2",
+            "--ms",
+            &t.to_string(),
+            "--uuid",
+            "--namespace",
+            "posts",
+            "hello",
+            "en",
+        ],
+        b"",
+    );
     assert_eq!(stdout(&uuid).trim(), want.to_uuid_string());
 }
 
@@ -40,7 +80,17 @@ fn keyed_ulid_reads_the_exact_secret_bytes() {
     std::fs::create_dir_all(&dir).unwrap();
     let secret = dir.join("secret");
     std::fs::write(&secret, b"s3cret\n").unwrap();
-    let out = samekey(&["ulid", "--ms", "5", "--secret-file", secret.to_str().unwrap(), "a"], b"");
+    let out = samekey(
+        &[
+            "ulid",
+            "--ms",
+            "5",
+            "--secret-file",
+            secret.to_str().unwrap(),
+            "a",
+        ],
+        b"",
+    );
     let want = derive_ulid(Scheme::V1, 5, "", &["a"], Some(b"s3cret\n")).unwrap();
     assert_eq!(stdout(&out).trim(), want.to_string());
 }
@@ -54,17 +104,32 @@ fn bad_input_names_the_code_and_exits_65() {
     assert_eq!(out.status.code(), Some(65));
     assert!(String::from_utf8_lossy(&out.stderr).contains("timestamp_out_of_range"));
     let out = samekey(&["ulid", "--scheme", "v9", "--ms", "1", "x"], b"");
-    assert_eq!(out.status.code(), Some(2), "clap rejects an unknown scheme as a usage error");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "clap rejects an unknown scheme as a usage error"
+    );
 }
 
 #[test]
 fn hash_of_stdin_and_json_canonical_form() {
     let out = samekey(&["hash"], b"abc");
-    assert_eq!(stdout(&out).trim(), content_hash(Scheme::V1, b"abc").unwrap().to_string());
-    let out = samekey(&["hash", "--json", "--print-canonical", "--scheme", "v2"], b"{\"b\":1.0,\"a\":[]}");
+    assert_eq!(
+        stdout(&out).trim(),
+        content_hash(Scheme::V1, b"abc").unwrap().to_string()
+    );
+    let out = samekey(
+        &["hash", "--json", "--print-canonical", "--scheme", "v2"],
+        b"{\"b\":1.0,\"a\":[]}",
+    );
     let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
     assert_eq!(lines[0], "{\"a\":[],\"b\":1}");
-    assert_eq!(lines[1], content_hash(Scheme::V2, lines[0].as_bytes()).unwrap().to_string());
+    assert_eq!(
+        lines[1],
+        content_hash(Scheme::V2, lines[0].as_bytes())
+            .unwrap()
+            .to_string()
+    );
     let out = samekey(&["hash", "--json"], b"{\"a\":1,\"a\":2}");
     assert_eq!(out.status.code(), Some(65));
     assert!(String::from_utf8_lossy(&out.stderr).contains("duplicate_key"));
@@ -74,11 +139,23 @@ fn hash_of_stdin_and_json_canonical_form() {
 
 #[test]
 fn verify_accepts_the_right_inputs_and_refuses_a_changed_identity() {
-    let id = derive_ulid(Scheme::V0, 1000, "", &["slug", "en"], None).unwrap().to_string();
-    let ok = samekey(&["verify", &id, "--ms", "1000", "--accept", "v2,v1,v0", "slug", "en"], b"");
+    let id = derive_ulid(Scheme::V0, 1000, "", &["slug", "en"], None)
+        .unwrap()
+        .to_string();
+    let ok = samekey(
+        &[
+            "verify", &id, "--ms", "1000", "--accept", "v2,v1,v0", "slug", "en",
+        ],
+        b"",
+    );
     assert!(ok.status.success());
     assert_eq!(stdout(&ok).trim(), "v0");
-    let changed = samekey(&["verify", &id, "--ms", "1001", "--accept", "v2,v1,v0", "slug", "en"], b"");
+    let changed = samekey(
+        &[
+            "verify", &id, "--ms", "1001", "--accept", "v2,v1,v0", "slug", "en",
+        ],
+        b"",
+    );
     assert_eq!(changed.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&changed.stderr).contains("identity_mismatch"));
 }
@@ -103,15 +180,40 @@ const RECORDS: &str = concat!(
 
 #[test]
 fn batch_adds_ids_and_hashes_and_is_idempotent() {
-    let args = ["batch", "--fields", "slug,lang", "--time-field", "publishedAt", "--namespace", "posts"];
+    let args = [
+        "batch",
+        "--fields",
+        "slug,lang",
+        "--time-field",
+        "publishedAt",
+        "--namespace",
+        "posts",
+    ];
     let first = samekey(&args, RECORDS.as_bytes());
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     let out = stdout(&first);
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2);
-    let want = derive_ulid(Scheme::V1, 1_714_564_800_000, "posts", &["hello", "en"], None).unwrap();
+    let want = derive_ulid(
+        Scheme::V1,
+        1_714_564_800_000,
+        "posts",
+        &["hello", "en"],
+        None,
+    )
+    .unwrap();
     assert_eq!(lines[0]["_id"], want.to_string());
-    assert!(lines[0]["contentHash"].as_str().unwrap().starts_with("sha256:"));
+    assert!(lines[0]["contentHash"]
+        .as_str()
+        .unwrap()
+        .starts_with("sha256:"));
     // Members keep their order and numbers their value and form (1e20 is not rewritten
     // as a 21-digit integer, which would not be valid input again); new members come last.
     assert!(out.lines().nth(1).unwrap().starts_with("{\"slug\":\"hola\",\"lang\":\"es\",\"publishedAt\":1714564800000,\"body\":\"hola\",\"views\":1e+20,\"score\":1.50,\"_id\":"));
@@ -123,7 +225,13 @@ fn batch_adds_ids_and_hashes_and_is_idempotent() {
 
 #[test]
 fn batch_names_the_bad_line_and_refuses_a_changed_identity() {
-    let args = ["batch", "--fields", "slug,lang", "--time-field", "publishedAt"];
+    let args = [
+        "batch",
+        "--fields",
+        "slug,lang",
+        "--time-field",
+        "publishedAt",
+    ];
     let input = "{\"slug\":\"a\",\"lang\":\"en\",\"publishedAt\":0}\n{\"slug\":\"b\",\"publishedAt\":0}\n{\"slug\":\"c\",\"lang\":\"en\",\"publishedAt\":1.5}\n";
     let stop = samekey(&args, input.as_bytes());
     assert_eq!(stop.status.code(), Some(65));
@@ -145,7 +253,10 @@ fn batch_names_the_bad_line_and_refuses_a_changed_identity() {
 
 #[test]
 fn vectors_command_prints_the_count_line() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test-vectors/samekey.json");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../test-vectors/samekey.json"
+    );
     let out = samekey(&["vectors", file], b"");
     assert!(out.status.success());
     let last = stdout(&out).lines().last().unwrap().to_string();

@@ -23,13 +23,20 @@ fn every_vector_passes() {
         .map(|o| format!("{}: {}", o.id, o.detail))
         .collect();
     println!("{}: {} vectors", path.display(), outcomes.len());
-    assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} vectors failed:\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn the_committed_file_covers_every_error_code_it_can_carry() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-vectors/samekey.json");
-    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let seen: std::collections::BTreeSet<&str> = doc["vectors"]
         .as_array()
         .unwrap()
@@ -39,7 +46,10 @@ fn the_committed_file_covers_every_error_code_it_can_carry() {
     // These cannot be written into a JSON vector file (spec §10.3); unit tests cover them.
     let not_in_vectors = ["field_too_long", "invalid_string", "io_error"];
     for code in samekey::Error::CODES {
-        assert!(seen.contains(code) || not_in_vectors.contains(code), "no vector expects {code}");
+        assert!(
+            seen.contains(code) || not_in_vectors.contains(code),
+            "no vector expects {code}"
+        );
     }
     assert!(doc["vectors"].as_array().unwrap().len() >= 150);
 }

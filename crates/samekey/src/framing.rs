@@ -24,6 +24,7 @@ impl Sink for Vec<u8> {
 }
 
 /// `u32be(n)`, or `field_too_long` when n does not fit in 32 bits.
+#[inline]
 pub(crate) fn u32be(n: usize) -> Result<[u8; 4]> {
     u32::try_from(n)
         .map(u32::to_be_bytes)
@@ -31,6 +32,7 @@ pub(crate) fn u32be(n: usize) -> Result<[u8; 4]> {
 }
 
 /// `enc(b) = u32be(len(b)) || b`.
+#[inline]
 pub(crate) fn enc(sink: &mut impl Sink, bytes: &[u8]) -> Result<()> {
     sink.put(&u32be(bytes.len())?);
     sink.put(bytes);

@@ -148,7 +148,7 @@ mod tests {
             (1e-6, "0.000001"),
             (5e-324, "5e-324"),
             // Exactly halfway between ...562.2 and ...562.3: ECMAScript picks the even one.
-            (1658206780088562.25, "1658206780088562.2"),
+            (f64::from_bits(0x4317_9085_685d_83c9), "1658206780088562.2"),
         ] {
             assert_eq!(num(n), text);
         }

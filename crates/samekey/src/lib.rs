@@ -28,6 +28,7 @@ mod json;
 mod keyring;
 mod revision;
 mod scheme;
+mod short_sha256;
 pub mod text;
 pub mod timestamp;
 mod ulid;

@@ -124,6 +124,8 @@ pub(crate) const V2_SECRET_CONTEXT: &str = "samekey v2 secret";
 pub(crate) enum HashState {
     Sha256(Sha256),
     HmacSha256(hmac::Hmac<Sha256>),
+    // Boxed: the hasher is ~1.9 KB and every move of an unboxed state would copy it,
+    // which costs the SHA-256 variants more than one allocation costs BLAKE3.
     Blake3(alloc::boxed::Box<blake3::Hasher>),
 }
 
@@ -151,15 +153,8 @@ impl HashState {
         })
     }
 
-    /// A hash of `scheme` that has already absorbed `block(tag)`. Unkeyed prefixes are
-    /// computed once per process: the tag then costs nothing per derivation.
+    /// A hash of `scheme` that has already absorbed `block(tag)`.
     pub(crate) fn tagged(scheme: Scheme, purpose: Purpose, secret: Option<&[u8]>) -> Result<Self> {
-        #[cfg(feature = "std")]
-        if secret.is_none() {
-            if let Some(prefix) = cached_prefix(scheme, purpose) {
-                return Ok(prefix.clone());
-            }
-        }
         let mut state = HashState::new(scheme, secret)?;
         state.update(&tag_block(scheme, purpose));
         Ok(state)
@@ -182,28 +177,6 @@ impl HashState {
             HashState::Blake3(h) => *h.finalize().as_bytes(),
         }
     }
-}
-
-#[cfg(feature = "std")]
-fn cached_prefix(scheme: Scheme, purpose: Purpose) -> Option<&'static HashState> {
-    use std::sync::OnceLock;
-    static PREFIXES: [OnceLock<HashState>; 4] = [const { OnceLock::new() }; 4];
-    let slot = match (scheme, purpose) {
-        (Scheme::V1, Purpose::Ulid) => 0,
-        (Scheme::V1, Purpose::Revision) => 1,
-        (Scheme::V2, Purpose::Ulid) => 2,
-        (Scheme::V2, Purpose::Revision) => 3,
-        (Scheme::V0, _) => return None,
-    };
-    let state = PREFIXES[slot].get_or_init(|| {
-        let mut state = match scheme {
-            Scheme::V1 => HashState::Sha256(Sha256::new()),
-            _ => HashState::Blake3(alloc::boxed::Box::new(blake3::Hasher::new())),
-        };
-        state.update(&tag_block(scheme, purpose));
-        state
-    });
-    Some(state)
 }
 
 #[cfg(test)]

@@ -21,10 +21,16 @@ mod tests {
 
     #[test]
     fn lone_surrogates_and_bad_utf8_are_invalid_string() {
-        assert_eq!(from_utf16(&[0x61, 0xD800]).unwrap_err().code(), "invalid_string");
+        assert_eq!(
+            from_utf16(&[0x61, 0xD800]).unwrap_err().code(),
+            "invalid_string"
+        );
         assert_eq!(from_utf16(&[0xDC00]).unwrap_err().code(), "invalid_string");
         assert_eq!(from_utf16(&[0xD83D, 0xDE00]).unwrap(), "\u{1F600}");
-        assert_eq!(from_utf8(b"\xed\xa0\x80").unwrap_err().code(), "invalid_string");
+        assert_eq!(
+            from_utf8(b"\xed\xa0\x80").unwrap_err().code(),
+            "invalid_string"
+        );
         assert_eq!(from_utf8(b"\xc3\x28").unwrap_err().code(), "invalid_string");
         assert_eq!(from_utf8("é".as_bytes()).unwrap(), "é");
     }

@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{Error, Result};
 use crate::framing;
 use crate::scheme::{HashState, Purpose, Scheme};
+use crate::short_sha256::ShortSha256;
 use crate::timestamp;
 
 const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -113,34 +114,43 @@ impl<'de> serde::Deserialize<'de> for Ulid {
 }
 
 /// Derives ULIDs for one scheme, namespace and secret. Building it checks those inputs
-/// and absorbs the tag and namespace once; each [`derive`](UlidDeriver::derive) then
-/// hashes only the fields.
+/// and prepares the hash up to the namespace once; each [`derive`](UlidDeriver::derive)
+/// then hashes only the fields.
 #[derive(Clone)]
 pub struct UlidDeriver {
     scheme: Scheme,
-    prefix: Option<HashState>,
+    prefix: Prefix,
+}
+
+#[derive(Clone)]
+enum Prefix {
+    /// v0: nothing precedes the fields.
+    Legacy,
+    /// Unkeyed v1: the namespace, hashed with the fields by [`ShortSha256`].
+    Short(String),
+    /// Every other scheme: a hash state that has absorbed the tag and namespace.
+    State(HashState),
 }
 
 impl UlidDeriver {
     pub fn new(scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<Self> {
-        if scheme == Scheme::V0 {
-            if secret.is_some() {
-                return Err(Error::SecretNotSupported);
+        let prefix = match (scheme, secret) {
+            (Scheme::V0, Some(_)) => return Err(Error::SecretNotSupported),
+            (Scheme::V0, None) if !namespace.is_empty() => {
+                return Err(Error::NamespaceNotSupported)
             }
-            if !namespace.is_empty() {
-                return Err(Error::NamespaceNotSupported);
+            (Scheme::V0, None) => Prefix::Legacy,
+            (Scheme::V1, None) => {
+                framing::u32be(namespace.len())?;
+                Prefix::Short(namespace.into())
             }
-            return Ok(UlidDeriver {
-                scheme,
-                prefix: None,
-            });
-        }
-        let mut state = HashState::tagged(scheme, Purpose::Ulid, secret)?;
-        framing::ulid_namespace(&mut state, namespace.as_bytes())?;
-        Ok(UlidDeriver {
-            scheme,
-            prefix: Some(state),
-        })
+            _ => {
+                let mut state = HashState::tagged(scheme, Purpose::Ulid, secret)?;
+                framing::ulid_namespace(&mut state, namespace.as_bytes())?;
+                Prefix::State(state)
+            }
+        };
+        Ok(UlidDeriver { scheme, prefix })
     }
 
     pub fn scheme(&self) -> Scheme {
@@ -150,22 +160,37 @@ impl UlidDeriver {
     pub fn derive<F: AsRef<[u8]>>(&self, timestamp_ms: u64, fields: &[F]) -> Result<Ulid> {
         let t = timestamp::check_ms(timestamp_ms)?;
         let digest = match &self.prefix {
-            None => {
-                let mut h = Sha256::new();
-                framing::v0_fields(&mut V0Sink(&mut h), fields)?;
-                <[u8; 32]>::from(h.finalize())
-            }
-            Some(prefix) => {
-                let mut state = prefix.clone();
-                framing::ulid_fields(&mut state, fields)?;
-                state.finalize()
-            }
+            Prefix::Legacy => v0_digest(fields)?,
+            Prefix::Short(ns) => short_v1_digest(ns, fields)?,
+            Prefix::State(state) => state_digest(state.clone(), fields)?,
         };
-        let mut id = [0u8; 16];
-        id[..6].copy_from_slice(&t.to_be_bytes()[2..]);
-        id[6..].copy_from_slice(&digest[..10]);
-        Ok(Ulid(id))
+        Ok(assemble(t, &digest))
     }
+}
+
+fn v0_digest<F: AsRef<[u8]>>(fields: &[F]) -> Result<[u8; 32]> {
+    let mut h = Sha256::new();
+    framing::v0_fields(&mut V0Sink(&mut h), fields)?;
+    Ok(h.finalize().into())
+}
+
+fn short_v1_digest<F: AsRef<[u8]>>(namespace: &str, fields: &[F]) -> Result<[u8; 32]> {
+    let mut h = ShortSha256::new(Purpose::Ulid);
+    framing::ulid_namespace(&mut h, namespace.as_bytes())?;
+    framing::ulid_fields(&mut h, fields)?;
+    Ok(h.finalize())
+}
+
+fn state_digest<F: AsRef<[u8]>>(mut state: HashState, fields: &[F]) -> Result<[u8; 32]> {
+    framing::ulid_fields(&mut state, fields)?;
+    Ok(state.finalize())
+}
+
+fn assemble(t: u64, digest: &[u8; 32]) -> Ulid {
+    let mut id = [0u8; 16];
+    id[..6].copy_from_slice(&t.to_be_bytes()[2..]);
+    id[6..].copy_from_slice(&digest[..10]);
+    Ulid(id)
 }
 
 struct V0Sink<'a>(&'a mut Sha256);
@@ -193,7 +218,19 @@ pub fn derive_ulid<F: AsRef<[u8]>>(
     fields: &[F],
     secret: Option<&[u8]>,
 ) -> Result<Ulid> {
-    UlidDeriver::new(scheme, namespace, secret)?.derive(timestamp_ms, fields)
+    // The single-call hot path: no allocation for unkeyed v1, no clone of a state.
+    if let (Scheme::V1, None) = (scheme, secret) {
+        framing::u32be(namespace.len())?;
+        let t = timestamp::check_ms(timestamp_ms)?;
+        return Ok(assemble(t, &short_v1_digest(namespace, fields)?));
+    }
+    let deriver = UlidDeriver::new(scheme, namespace, secret)?;
+    let t = timestamp::check_ms(timestamp_ms)?;
+    let digest = match deriver.prefix {
+        Prefix::State(state) => state_digest(state, fields)?,
+        _ => return deriver.derive(t, fields),
+    };
+    Ok(assemble(t, &digest))
 }
 
 /// The exact bytes that are hashed for a ULID (the tag block included), for debugging
@@ -215,6 +252,15 @@ pub fn ulid_message<F: AsRef<[u8]>>(
         framing::ulid_fields(&mut out, fields)?;
     }
     Ok(out)
+}
+
+impl fmt::Debug for UlidDeriver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The state may be keyed: never print it.
+        f.debug_struct("UlidDeriver")
+            .field("scheme", &self.scheme)
+            .finish_non_exhaustive()
+    }
 }
 
 #[cfg(test)]
@@ -249,14 +295,5 @@ mod tests {
         }
         let lower: Ulid = "01arz3ndektsv4rrffq69g5fav".parse().unwrap();
         assert_eq!(lower.to_string(), "01ARZ3NDEKTSV4RRFFQ69G5FAV");
-    }
-}
-
-impl fmt::Debug for UlidDeriver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The state may be keyed: never print it.
-        f.debug_struct("UlidDeriver")
-            .field("scheme", &self.scheme)
-            .finish_non_exhaustive()
     }
 }

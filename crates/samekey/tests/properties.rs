@@ -63,14 +63,24 @@ proptest! {
 
 fn uuid_text(b: &[u8; 16]) -> String {
     let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
 }
 
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<f64>().prop_filter("finite, not printed as a long integer", |f| f.is_finite() && !prints_as_unsafe_integer(*f)).prop_map(Value::Number),
+        any::<f64>()
+            .prop_filter("finite, not printed as a long integer", |f| f.is_finite()
+                && !prints_as_unsafe_integer(*f))
+            .prop_map(Value::Number),
         (-(1i64 << 53) + 1..(1i64 << 53)).prop_map(|n| Value::Number(n as f64)),
         any::<String>().prop_map(Value::String),
     ];
@@ -95,5 +105,8 @@ fn prints_as_unsafe_integer(f: f64) -> bool {
 fn canonical_text_of_a_large_float_is_not_accepted_as_input() {
     let canonical = samekey::canonicalize_json_text("1e20").unwrap();
     assert_eq!(canonical, "100000000000000000000");
-    assert_eq!(Value::parse(&canonical).unwrap_err().code(), "number_out_of_range");
+    assert_eq!(
+        Value::parse(&canonical).unwrap_err().code(),
+        "number_out_of_range"
+    );
 }

@@ -27,7 +27,8 @@ fn section_3_2_3_sorting() {
   "\u0080": "Control",
   "\u00f6": "Latin Small Letter O With Diaeresis"
 }"#;
-    let Value::Object(members) = Value::parse(&canonicalize_json_text(input).unwrap()).unwrap() else {
+    let Value::Object(members) = Value::parse(&canonicalize_json_text(input).unwrap()).unwrap()
+    else {
         panic!("not an object")
     };
     let values: Vec<String> = members
@@ -84,6 +85,9 @@ fn appendix_b_numbers() {
         assert_eq!(samekey::canonical_json(&v).unwrap(), want, "{bits:016x}");
     }
     for bits in [0x7fffffffffffffff_u64, 0x7ff0000000000000] {
-        assert_eq!(Value::number(f64::from_bits(bits)).unwrap_err().code(), "number_out_of_range");
+        assert_eq!(
+            Value::number(f64::from_bits(bits)).unwrap_err().code(),
+            "number_out_of_range"
+        );
     }
 }

@@ -33,13 +33,27 @@ fn a_large_stream_hashes_in_constant_memory() {
     const SIZE: u64 = 512 << 20;
     for scheme in [Scheme::V1, Scheme::V2] {
         let before = peak_rss_kib();
-        let streamed = content_hash_reader(scheme, Generated { remaining: SIZE, state: 1 }).unwrap();
+        let streamed = content_hash_reader(
+            scheme,
+            Generated {
+                remaining: SIZE,
+                state: 1,
+            },
+        )
+        .unwrap();
         if let (Some(before), Some(after)) = (before, peak_rss_kib()) {
-            assert!(after - before < 16 * 1024, "peak RSS grew by {} KiB hashing 512 MiB", after - before);
+            assert!(
+                after - before < 16 * 1024,
+                "peak RSS grew by {} KiB hashing 512 MiB",
+                after - before
+            );
         }
         // The same bytes fed in odd-sized chunks give the same hash.
         let mut h = ContentHasher::new(scheme).unwrap();
-        let mut r = Generated { remaining: SIZE, state: 1 };
+        let mut r = Generated {
+            remaining: SIZE,
+            state: 1,
+        };
         let mut buf = vec![0u8; 1_000_003];
         loop {
             let n = r.read(&mut buf).unwrap();
@@ -56,7 +70,15 @@ fn a_large_stream_hashes_in_constant_memory() {
 fn small_stream_equals_one_shot() {
     let data: Vec<u8> = (0..200_000u32).map(|i| (i * 13) as u8).collect();
     for scheme in [Scheme::V1, Scheme::V2] {
-        assert_eq!(content_hash_reader(scheme, &data[..]).unwrap(), content_hash(scheme, &data).unwrap());
+        assert_eq!(
+            content_hash_reader(scheme, &data[..]).unwrap(),
+            content_hash(scheme, &data).unwrap()
+        );
     }
-    assert_eq!(content_hash_reader(Scheme::V0, &data[..]).unwrap_err().code(), "scheme_not_supported");
+    assert_eq!(
+        content_hash_reader(Scheme::V0, &data[..])
+            .unwrap_err()
+            .code(),
+        "scheme_not_supported"
+    );
 }
