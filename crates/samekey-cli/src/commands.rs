@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use samekey::{
-    content_hash_json, content_hash_reader_with_progress, derive_revision, parse_rfc3339,
-    ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver, Value,
+    content_hash_file_with_progress, content_hash_json, content_hash_reader, derive_revision,
+    parse_rfc3339, ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver, Value,
 };
 use samekey_cli::batch::{self, BatchConfig};
 use samekey_cli::vectors;
@@ -141,22 +141,21 @@ fn ulid(a: UlidArgs) -> Result<()> {
     Ok(())
 }
 
-fn open_input(path: &Option<PathBuf>) -> Result<(Box<dyn Read>, Option<u64>, PathBuf)> {
+fn open_input(path: &Option<PathBuf>) -> Result<(Box<dyn Read>, PathBuf)> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
             let f = File::open(p).map_err(|e| CliError::io(p, e))?;
-            let len = f.metadata().ok().map(|m| m.len());
-            Ok((Box::new(f), len, p.clone()))
+            Ok((Box::new(f), p.clone()))
         }
-        _ => Ok((Box::new(io::stdin().lock()), None, PathBuf::from("<stdin>"))),
+        _ => Ok((Box::new(io::stdin().lock()), PathBuf::from("<stdin>"))),
     }
 }
 
 const PROGRESS_THRESHOLD: u64 = 64 << 20;
 
-fn progress_bar(len: Option<u64>, enabled: bool) -> ProgressBar {
+fn progress_bar(len: u64, enabled: bool) -> ProgressBar {
     match len {
-        Some(n) if enabled && n >= PROGRESS_THRESHOLD => {
+        n if enabled && n >= PROGRESS_THRESHOLD => {
             let bar = ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template(
@@ -171,21 +170,29 @@ fn progress_bar(len: Option<u64>, enabled: bool) -> ProgressBar {
 }
 
 fn hash_stream(scheme: Scheme, path: &Option<PathBuf>, progress: bool) -> Result<ContentHash> {
-    let (reader, len, name) = open_input(path)?;
-    let bar = progress_bar(len, progress);
-    let hash =
-        content_hash_reader_with_progress(scheme, reader, |n| bar.inc(n as u64)).map_err(|e| {
-            match e {
-                Error::Io(m) => CliError {
-                    code: "io_error",
-                    message: format!("{}: {m}", name.display()),
-                    exit: 74,
-                },
-                e => e.into(),
-            }
-        })?;
-    bar.finish_and_clear();
-    Ok(hash)
+    fn with_name(name: &Path) -> impl Fn(Error) -> CliError + '_ {
+        move |e| match e {
+            Error::Io(m) => CliError {
+                code: "io_error",
+                message: format!("{}: {m}", name.display()),
+                exit: 74,
+            },
+            e => e.into(),
+        }
+    }
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let len = std::fs::metadata(p).map_err(|e| CliError::io(p, e))?.len();
+            let bar = progress_bar(len, progress);
+            let hash = content_hash_file_with_progress(scheme, p, &|n| bar.inc(n))
+                .map_err(with_name(p))?;
+            bar.finish_and_clear();
+            Ok(hash)
+        }
+        _ => {
+            content_hash_reader(scheme, io::stdin().lock()).map_err(with_name(Path::new("<stdin>")))
+        }
+    }
 }
 
 fn hash(a: HashArgs) -> Result<()> {
@@ -193,7 +200,7 @@ fn hash(a: HashArgs) -> Result<()> {
         println!("{}", hash_stream(a.scheme, &a.file, !a.no_progress)?);
         return Ok(());
     }
-    let (mut reader, _, name) = open_input(&a.file)?;
+    let (mut reader, name) = open_input(&a.file)?;
     let mut text = String::new();
     reader
         .read_to_string(&mut text)
@@ -263,7 +270,7 @@ fn run_batch(a: BatchArgs) -> Result<()> {
             s => s,
         }),
     };
-    let (reader, _, name) = open_input(&a.input)?;
+    let (reader, name) = open_input(&a.input)?;
     let stdout = io::stdout().lock();
     let summary = batch::run(
         &config,

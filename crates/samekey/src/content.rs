@@ -123,7 +123,7 @@ pub fn content_hash(scheme: Scheme, data: &[u8]) -> Result<ContentHash> {
     Ok(h.finalize())
 }
 
-/// Streams `reader` to its end through the hash with one fixed 64 KiB buffer.
+/// Streams `reader` to its end through the hash with one fixed 1 MiB buffer.
 #[cfg(feature = "std")]
 pub fn content_hash_reader<R: std::io::Read>(scheme: Scheme, reader: R) -> Result<ContentHash> {
     content_hash_reader_with_progress(scheme, reader, |_| {})
@@ -137,7 +137,7 @@ pub fn content_hash_reader_with_progress<R: std::io::Read>(
     mut progress: impl FnMut(usize),
 ) -> Result<ContentHash> {
     let mut h = ContentHasher::new(scheme)?;
-    let mut buf = alloc::vec![0u8; 64 * 1024];
+    let mut buf = alloc::vec![0u8; 1 << 20];
     loop {
         match reader.read(&mut buf) {
             Ok(0) => return Ok(h.finalize()),

@@ -19,6 +19,8 @@
 extern crate alloc;
 
 mod content;
+#[cfg(feature = "std")]
+mod content_file;
 mod error;
 mod framing;
 mod guard;
@@ -36,6 +38,8 @@ mod ulid;
 pub use content::{content_hash, ContentHash, ContentHasher};
 #[cfg(feature = "std")]
 pub use content::{content_hash_reader, content_hash_reader_with_progress};
+#[cfg(feature = "std")]
+pub use content_file::{content_hash_file, content_hash_file_with_progress};
 pub use error::{Error, Result};
 pub use guard::needs_write;
 pub use jcs::{canonical_json, canonicalize_json_text, content_hash_json};

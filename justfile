@@ -1,0 +1,65 @@
+# samekey: one Rust core, the same keys in every language.
+# `just` lists the recipes. On a fresh machine use ./dev, which installs just first.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# Seconds each fuzz target runs in `just fuzz`.
+fuzz_seconds := env_var_or_default("FUZZ_SECONDS", "60")
+
+default:
+    @just --list
+
+# Install what the recipes need (idempotent; fast when already installed).
+setup:
+    rustup component add clippy rustfmt >/dev/null 2>&1 || true
+    python3 -m pip install --quiet --disable-pip-version-check -r spec/reference/requirements.txt
+
+# The main job: build what ships (the samekey CLI at target/release/samekey).
+build: setup
+    cargo build --release --workspace
+    @echo "built target/release/samekey ($(target/release/samekey --version))"
+
+# Every test in every language.
+test: setup check-vectors lint test-rust
+
+# The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
+# SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
+test-rust:
+    cargo test --workspace
+
+# Fail when test-vectors/samekey.json differs from a fresh run of the reference.
+check-vectors:
+    python3 spec/reference/gen_vectors.py --check
+
+# Regenerate test-vectors/samekey.json from the reference implementation.
+vectors: setup
+    python3 spec/reference/gen_vectors.py
+
+lint:
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# Run every fuzz target for fuzz_seconds (needs a nightly toolchain and cargo-fuzz).
+fuzz:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    if ! rustup toolchain list | grep -q nightly; then echo "just fuzz: no nightly toolchain; skipped"; exit 0; fi
+    command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+    cd fuzz
+    for t in ulid content_hash revision_key json rfc3339; do
+      cargo +nightly fuzz run "$t" -- -max_total_time={{fuzz_seconds}}
+    done
+
+# Every benchmark, printed as tables.
+bench: bench-rust bench-content
+
+# ns per ULID derivation next to the bare-SHA-256 floor.
+bench-rust:
+    cargo bench -p samekey --bench derive -- --warm-up-time 2 --measurement-time 5
+    python3 scripts/bench_table.py target/criterion ulid
+
+# 256 MiB file: samekey hash vs openssl dgst -sha256 and b3sum.
+bench-content:
+    command -v b3sum >/dev/null || cargo install b3sum
+    cargo build --release -p samekey-cli
+    scripts/bench-content.sh 5
