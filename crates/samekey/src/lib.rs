@@ -52,3 +52,8 @@ pub use ulid::{derive_ulid, ulid_message, Ulid, UlidDeriver};
 
 /// This crate's version; bindings report it so a host can refuse a mismatched library.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The README's examples, compiled and run as doctests so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
