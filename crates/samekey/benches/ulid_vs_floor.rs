@@ -27,16 +27,50 @@ fn floor() {
 fn main() {
     let v1 = UlidDeriver::new(Scheme::V1, "", None).unwrap();
     let keyed = UlidDeriver::new(Scheme::V1, "", Some(SECRET)).unwrap();
-    let derive = |s: Scheme, k: Option<&[u8]>| derive_ulid(s, black_box(T), "", &[black_box(SLUG), black_box(LANG)], k).unwrap();
+    let derive = |s: Scheme, k: Option<&[u8]>| {
+        derive_ulid(s, black_box(T), "", &[black_box(SLUG), black_box(LANG)], k).unwrap()
+    };
     let variants: Vec<(&str, Box<dyn Fn()>)> = vec![
         ("floor sha256(slug:lang)", Box::new(floor)),
-        ("v0", Box::new(move || drop(black_box(derive(Scheme::V0, None))))),
-        ("v1", Box::new(move || drop(black_box(derive(Scheme::V1, None))))),
-        ("v1 prepared", Box::new(move || drop(black_box(v1.derive(black_box(T), &[black_box(SLUG), black_box(LANG)]).unwrap())))),
-        ("v2", Box::new(move || drop(black_box(derive(Scheme::V2, None))))),
-        ("keyed v1", Box::new(move || drop(black_box(derive(Scheme::V1, Some(SECRET)))))),
-        ("keyed v1 prepared", Box::new(move || drop(black_box(keyed.derive(black_box(T), &[black_box(SLUG), black_box(LANG)]).unwrap())))),
-        ("keyed v2", Box::new(move || drop(black_box(derive(Scheme::V2, Some(SECRET)))))),
+        (
+            "v0",
+            Box::new(move || drop(black_box(derive(Scheme::V0, None)))),
+        ),
+        (
+            "v1",
+            Box::new(move || drop(black_box(derive(Scheme::V1, None)))),
+        ),
+        (
+            "v1 prepared",
+            Box::new(move || {
+                drop(black_box(
+                    v1.derive(black_box(T), &[black_box(SLUG), black_box(LANG)])
+                        .unwrap(),
+                ))
+            }),
+        ),
+        (
+            "v2",
+            Box::new(move || drop(black_box(derive(Scheme::V2, None)))),
+        ),
+        (
+            "keyed v1",
+            Box::new(move || drop(black_box(derive(Scheme::V1, Some(SECRET))))),
+        ),
+        (
+            "keyed v1 prepared",
+            Box::new(move || {
+                drop(black_box(
+                    keyed
+                        .derive(black_box(T), &[black_box(SLUG), black_box(LANG)])
+                        .unwrap(),
+                ))
+            }),
+        ),
+        (
+            "keyed v2",
+            Box::new(move || drop(black_box(derive(Scheme::V2, Some(SECRET))))),
+        ),
     ];
     let mut best = vec![f64::INFINITY; variants.len()];
     for _ in 0..ROUNDS {
@@ -48,7 +82,9 @@ fn main() {
             best[i] = best[i].min(start.elapsed().as_nanos() as f64 / f64::from(ITERS));
         }
     }
-    println!("ULID derivation, 20-byte slug + \"en\": fastest of {ROUNDS} interleaved rounds of {ITERS}");
+    println!(
+        "ULID derivation, 20-byte slug + \"en\": fastest of {ROUNDS} interleaved rounds of {ITERS}"
+    );
     println!("| variant | ns per id | x floor |");
     println!("|---|---:|---:|");
     for ((name, _), ns) in variants.iter().zip(&best) {
