@@ -51,12 +51,20 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-content
+bench: bench-rust bench-instructions bench-content
 
-# ns per ULID derivation next to the bare-SHA-256 floor.
+# ns per ULID derivation next to the bare-SHA-256 floor (criterion, then interleaved
+# rounds in one process, which cancels most machine noise), and in-memory throughput.
 bench-rust:
     cargo bench -p samekey --bench derive -- --warm-up-time 2 --measurement-time 5
     python3 scripts/bench_table.py target/criterion ulid
+    cargo bench -p samekey --bench ulid_vs_floor
+    cargo bench -p samekey --bench content
+
+# Instructions per ULID derivation under callgrind: repeatable on a noisy machine.
+bench-instructions:
+    command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind)
+    scripts/bench-instructions.sh
 
 # 256 MiB file: samekey hash vs openssl dgst -sha256 and b3sum.
 bench-content:

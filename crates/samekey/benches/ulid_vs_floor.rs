@@ -1,13 +1,16 @@
 //! The ULID-derivation targets, measured so that machine noise cancels: every variant and
 //! the floor run in interleaved rounds in one process, and each reports its fastest round
 //! (the least disturbed by other work). Prints a table of ns per id and ratio to the floor.
+//!
+//! `--only NAME --iters N` runs one variant N times and nothing else, for counting
+//! instructions under callgrind (`just bench-instructions`), which no neighbour disturbs.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
-use samekey::{derive_ulid, Scheme, UlidDeriver};
+use samekey::{derive_ulid, Scheme, Ulid, UlidDeriver};
 
 const SLUG: &str = "my-first-post-title!";
 const LANG: &str = "en";
@@ -16,68 +19,88 @@ const SECRET: &[u8] = b"a 32-byte secret for keyed ids!!";
 const ROUNDS: usize = 25;
 const ITERS: u32 = 100_000;
 
-fn floor() {
-    let mut m = Vec::with_capacity(SLUG.len() + 1 + LANG.len());
-    m.extend_from_slice(black_box(SLUG).as_bytes());
-    m.push(b':');
-    m.extend_from_slice(black_box(LANG).as_bytes());
-    black_box(<[u8; 32]>::from(Sha256::digest(&m)));
+struct Prepared {
+    v1: UlidDeriver,
+    keyed_v1: UlidDeriver,
 }
 
+type Variant = (&'static str, fn(&Prepared));
+
+fn once(scheme: Scheme, secret: Option<&[u8]>) -> Ulid {
+    derive_ulid(
+        scheme,
+        black_box(T),
+        "",
+        &[black_box(SLUG), black_box(LANG)],
+        secret,
+    )
+    .unwrap()
+}
+
+fn prepared(d: &UlidDeriver) -> Ulid {
+    d.derive(black_box(T), &[black_box(SLUG), black_box(LANG)])
+        .unwrap()
+}
+
+const VARIANTS: [Variant; 8] = [
+    ("floor sha256(slug:lang)", |_| {
+        let mut m = Vec::with_capacity(SLUG.len() + 1 + LANG.len());
+        m.extend_from_slice(black_box(SLUG).as_bytes());
+        m.push(b':');
+        m.extend_from_slice(black_box(LANG).as_bytes());
+        black_box(<[u8; 32]>::from(Sha256::digest(&m)));
+    }),
+    ("v0", |_| {
+        black_box(once(Scheme::V0, None));
+    }),
+    ("v1", |_| {
+        black_box(once(Scheme::V1, None));
+    }),
+    ("v1 prepared", |p| {
+        black_box(prepared(&p.v1));
+    }),
+    ("v2", |_| {
+        black_box(once(Scheme::V2, None));
+    }),
+    ("keyed v1", |_| {
+        black_box(once(Scheme::V1, Some(SECRET)));
+    }),
+    ("keyed v1 prepared", |p| {
+        black_box(prepared(&p.keyed_v1));
+    }),
+    ("keyed v2", |_| {
+        black_box(once(Scheme::V2, Some(SECRET)));
+    }),
+];
+
 fn main() {
-    let v1 = UlidDeriver::new(Scheme::V1, "", None).unwrap();
-    let keyed = UlidDeriver::new(Scheme::V1, "", Some(SECRET)).unwrap();
-    let derive = |s: Scheme, k: Option<&[u8]>| {
-        derive_ulid(s, black_box(T), "", &[black_box(SLUG), black_box(LANG)], k).unwrap()
+    let p = Prepared {
+        v1: UlidDeriver::new(Scheme::V1, "", None).unwrap(),
+        keyed_v1: UlidDeriver::new(Scheme::V1, "", Some(SECRET)).unwrap(),
     };
-    let variants: Vec<(&str, Box<dyn Fn()>)> = vec![
-        ("floor sha256(slug:lang)", Box::new(floor)),
-        (
-            "v0",
-            Box::new(move || drop(black_box(derive(Scheme::V0, None)))),
-        ),
-        (
-            "v1",
-            Box::new(move || drop(black_box(derive(Scheme::V1, None)))),
-        ),
-        (
-            "v1 prepared",
-            Box::new(move || {
-                drop(black_box(
-                    v1.derive(black_box(T), &[black_box(SLUG), black_box(LANG)])
-                        .unwrap(),
-                ))
-            }),
-        ),
-        (
-            "v2",
-            Box::new(move || drop(black_box(derive(Scheme::V2, None)))),
-        ),
-        (
-            "keyed v1",
-            Box::new(move || drop(black_box(derive(Scheme::V1, Some(SECRET))))),
-        ),
-        (
-            "keyed v1 prepared",
-            Box::new(move || {
-                drop(black_box(
-                    keyed
-                        .derive(black_box(T), &[black_box(SLUG), black_box(LANG)])
-                        .unwrap(),
-                ))
-            }),
-        ),
-        (
-            "keyed v2",
-            Box::new(move || drop(black_box(derive(Scheme::V2, Some(SECRET))))),
-        ),
-    ];
-    let mut best = vec![f64::INFINITY; variants.len()];
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+    };
+    if let Some(name) = arg("--only") {
+        let iters: u32 = arg("--iters").and_then(|n| n.parse().ok()).unwrap_or(1000);
+        let (_, f) = VARIANTS
+            .iter()
+            .find(|(n, _)| n == name)
+            .expect("unknown variant");
+        for _ in 0..iters {
+            f(&p);
+        }
+        return;
+    }
+    let mut best = [f64::INFINITY; VARIANTS.len()];
     for _ in 0..ROUNDS {
-        for (i, (_, f)) in variants.iter().enumerate() {
+        for (i, (_, f)) in VARIANTS.iter().enumerate() {
             let start = Instant::now();
             for _ in 0..ITERS {
-                f();
+                f(&p);
             }
             best[i] = best[i].min(start.elapsed().as_nanos() as f64 / f64::from(ITERS));
         }
@@ -87,7 +110,7 @@ fn main() {
     );
     println!("| variant | ns per id | x floor |");
     println!("|---|---:|---:|");
-    for ((name, _), ns) in variants.iter().zip(&best) {
+    for ((name, _), ns) in VARIANTS.iter().zip(&best) {
         println!("| {name} | {ns:.1} | {:.2} |", ns / best[0]);
     }
 }
