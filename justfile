@@ -25,7 +25,14 @@ test: setup check-vectors lint test-rust
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
 test-rust:
-    cargo test --workspace
+    #!/usr/bin/env bash
+    set -uo pipefail
+    log=$(mktemp)
+    cargo test --workspace --no-fail-fast 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    awk '/^test result:/ {p += $4; f += $6} END {printf "rust: %d passed, %d failed\n", p, f}' "$log"
+    rm -f "$log"
+    exit "$status"
 
 # Fail when test-vectors/samekey.json differs from a fresh run of the reference.
 check-vectors:
