@@ -28,7 +28,7 @@ test-rust:
     #!/usr/bin/env bash
     set -uo pipefail
     log=$(mktemp)
-    cargo test --workspace --no-fail-fast 2>&1 | tee "$log"
+    cargo test --workspace --all-features --no-fail-fast 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     awk '/^test result:/ {p += $4; f += $6} END {printf "rust: %d passed, %d failed\n", p, f}' "$log"
     rm -f "$log"
@@ -44,6 +44,7 @@ vectors: setup
 
 lint:
     cargo fmt --all --check
+    cargo check -q -p samekey --no-default-features --features serde
     cargo clippy --workspace --all-targets -- -D warnings
 
 # Run every fuzz target for fuzz_seconds (needs a nightly toolchain and cargo-fuzz).

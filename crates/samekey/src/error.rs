@@ -123,3 +123,43 @@ impl From<std::io::Error> for Error {
 }
 
 pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_has_a_listed_unique_code() {
+        let all = [
+            Error::TimestampOutOfRange(String::new()),
+            Error::InvalidTimestamp(String::new()),
+            Error::NoFields,
+            Error::FieldTooLong(0),
+            Error::InvalidString,
+            Error::EmptySecret,
+            Error::UnknownScheme(String::new()),
+            Error::SchemeNotSupported {
+                scheme: "v0",
+                operation: "x",
+            },
+            Error::NamespaceNotSupported,
+            Error::SecretNotSupported,
+            Error::InvalidUlid(String::new()),
+            Error::InvalidKey(String::new(), ""),
+            Error::SchemeMismatch(String::new()),
+            Error::SchemeNotAccepted("v0"),
+            Error::EmptyParent,
+            Error::DuplicateKey(String::new()),
+            Error::NumberOutOfRange(String::new()),
+            Error::InvalidJson {
+                offset: 0,
+                reason: "",
+            },
+            Error::NestingTooDeep(0),
+            Error::IdentityMismatch,
+            Error::Io(String::new()),
+        ];
+        let codes: alloc::vec::Vec<&str> = all.iter().map(Error::code).collect();
+        assert_eq!(codes, Error::CODES);
+    }
+}

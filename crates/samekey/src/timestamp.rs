@@ -28,7 +28,10 @@ pub fn from_millis_i128(t: i128) -> Result<u64> {
 /// Converts a host floating-point number of milliseconds (JavaScript `number`).
 /// A fractional or non-finite value is `invalid_timestamp`; it is never truncated.
 pub fn from_millis_f64(t: f64) -> Result<u64> {
-    if !t.is_finite() || t.fract() != 0.0 {
+    // Every double of magnitude 2^52 or more is an integer; below, a round trip through
+    // i64 is exact only for integers. (`f64::fract` is not available without std.)
+    let integral = t.abs() >= 4_503_599_627_370_496.0 || (t as i64) as f64 == t;
+    if !t.is_finite() || !integral {
         return Err(Error::InvalidTimestamp(format!(
             "{t} milliseconds (not an integer)"
         )));

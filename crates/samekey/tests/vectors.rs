@@ -1,7 +1,10 @@
 //! Every shared test vector through the core: the file in SAMEKEY_VECTORS, else the
-//! committed test-vectors/samekey.json.
+//! committed test-vectors/samekey.json. The runner is the one `samekey vectors` uses.
 
 use std::path::PathBuf;
+
+#[path = "../../samekey-cli/src/vectors.rs"]
+mod runner;
 
 fn vector_file() -> PathBuf {
     match std::env::var_os("SAMEKEY_VECTORS") {
@@ -15,7 +18,7 @@ fn every_vector_passes() {
     let path = vector_file();
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let doc: serde_json::Value = serde_json::from_str(&text).expect("vector file is JSON");
-    let outcomes = samekey_cli::vectors::run_document(&doc).expect("well-formed vector file");
+    let outcomes = runner::run_document(&doc).expect("well-formed vector file");
     assert!(!outcomes.is_empty(), "{} holds no vectors", path.display());
     let failures: Vec<String> = outcomes
         .iter()
