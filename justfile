@@ -45,7 +45,7 @@ vectors: setup
 lint:
     cargo fmt --all --check
     cargo check -q -p samekey --no-default-features --features serde
-    cargo clippy --workspace --all-targets -- -D warnings
+    cargo clippy --workspace --all-targets --all-features -- -D warnings
 
 # Run every fuzz target for fuzz_seconds (needs a nightly toolchain and cargo-fuzz).
 fuzz:

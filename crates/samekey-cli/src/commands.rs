@@ -14,7 +14,8 @@ use samekey_cli::batch::{self, BatchConfig};
 use samekey_cli::vectors;
 
 use crate::{
-    BatchArgs, Command, HashArgs, RevisionArgs, TimeArgs, UlidArgs, VectorsArgs, VerifyArgs,
+    BatchArgs, Command, HashArgs, IdentityArgs, RevisionArgs, SecretArgs, TimeArgs, UlidArgs,
+    VectorsArgs, VerifyArgs,
 };
 
 /// A failure with the core's code (or a CLI one) and the exit status a shell expects.
@@ -88,17 +89,19 @@ fn timestamp(t: &TimeArgs) -> Result<u64> {
     }
 }
 
-fn read_secret(path: &Option<PathBuf>) -> Result<Option<Vec<u8>>> {
-    path.as_ref()
+fn read_secret(args: &SecretArgs) -> Result<Option<Vec<u8>>> {
+    args.secret_file
+        .as_ref()
         .map(|p| std::fs::read(p).map_err(|e| CliError::io(p, e)))
         .transpose()
 }
 
-fn field_bytes(fields: &[String], hex: bool) -> Result<Vec<Vec<u8>>> {
-    fields
+fn field_bytes(identity: &IdentityArgs) -> Result<Vec<Vec<u8>>> {
+    identity
+        .fields
         .iter()
         .map(|f| {
-            if !hex {
+            if !identity.hex {
                 return Ok(f.as_bytes().to_vec());
             }
             let bad = || CliError {
@@ -118,13 +121,14 @@ fn field_bytes(fields: &[String], hex: bool) -> Result<Vec<Vec<u8>>> {
 }
 
 fn ulid(a: UlidArgs) -> Result<()> {
-    let secret = read_secret(&a.key.secret_file)?;
-    let deriver = UlidDeriver::new(a.key.scheme, &a.namespace, secret.as_deref())?;
+    let secret = read_secret(&a.key.secret)?;
+    let ns = &a.identity.namespace;
+    let deriver = UlidDeriver::new(a.key.scheme, ns, secret.as_deref())?;
     let t = timestamp(&a.time)?;
-    let fields = field_bytes(&a.fields, a.hex)?;
+    let fields = field_bytes(&a.identity)?;
     let id = deriver.derive(t, &fields)?;
     if a.json {
-        let message = ulid_message(a.key.scheme, &a.namespace, &fields)?;
+        let message = ulid_message(a.key.scheme, ns, &fields)?;
         let out = serde_json::json!({
             "ulid": id.to_string(),
             "uuid": id.to_uuid_string(),
@@ -221,7 +225,7 @@ fn hash(a: HashArgs) -> Result<()> {
 }
 
 fn revision(a: RevisionArgs) -> Result<()> {
-    let secret = read_secret(&a.key.secret_file)?;
+    let secret = read_secret(&a.key.secret)?;
     let content = match (&a.content_hash, &a.file) {
         (Some(text), _) => text.parse()?,
         (None, file) => hash_stream(a.key.scheme, file, true)?,
@@ -237,18 +241,18 @@ fn revision(a: RevisionArgs) -> Result<()> {
 }
 
 fn verify(a: VerifyArgs) -> Result<()> {
-    let secret = read_secret(&a.secret_file)?;
+    let secret = read_secret(&a.secret)?;
     let id: Ulid = a.id.parse()?;
     let (primary, rest) = a
         .accept
         .split_first()
         .ok_or(Error::UnknownScheme(String::new()))?;
     let ring = KeyRing::new(*primary, rest)?;
-    let fields = field_bytes(&a.fields, a.hex)?;
+    let fields = field_bytes(&a.identity)?;
     let scheme = ring.verify_ulid(
         &id,
         timestamp(&a.time)?,
-        &a.namespace,
+        &a.identity.namespace,
         &fields,
         secret.as_deref(),
     )?;
@@ -260,7 +264,7 @@ fn run_batch(a: BatchArgs) -> Result<()> {
     let config = BatchConfig {
         scheme: a.key.scheme,
         namespace: a.namespace,
-        secret: read_secret(&a.key.secret_file)?,
+        secret: read_secret(&a.key.secret)?,
         id_fields: a.fields,
         time_field: a.time_field,
         id_output: a.id_field,

@@ -51,10 +51,30 @@ pub struct KeyArgs {
     /// v0 (legacy sha256(f1:f2..)), v1 (SHA-256) or v2 (BLAKE3).
     #[arg(long, default_value = "v1", value_parser = parse_scheme)]
     pub scheme: Scheme,
+    #[command(flatten)]
+    pub secret: SecretArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SecretArgs {
     /// Read the secret for a keyed derivation from this file (its exact bytes; a
     /// trailing newline is part of the secret, so write it with printf, not echo).
     #[arg(long, value_name = "FILE")]
     pub secret_file: Option<std::path::PathBuf>,
+}
+
+/// What identifies a document: its namespace and identity fields.
+#[derive(Args, Debug)]
+pub struct IdentityArgs {
+    /// Namespace separating id spaces (e.g. a collection name).
+    #[arg(long, default_value = "")]
+    pub namespace: String,
+    /// Read each field as hex-encoded bytes instead of text.
+    #[arg(long)]
+    pub hex: bool,
+    /// The identity fields, in order (e.g. slug lang).
+    #[arg(required = true, num_args = 1..)]
+    pub fields: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -63,21 +83,14 @@ pub struct UlidArgs {
     pub time: TimeArgs,
     #[command(flatten)]
     pub key: KeyArgs,
-    /// Namespace separating id spaces (e.g. a collection name).
-    #[arg(long, default_value = "")]
-    pub namespace: String,
-    /// Read each field as hex-encoded bytes instead of text.
-    #[arg(long)]
-    pub hex: bool,
+    #[command(flatten)]
+    pub identity: IdentityArgs,
     /// Print the id as a UUID string instead of ULID text.
     #[arg(long, conflicts_with = "json")]
     pub uuid: bool,
     /// Print a JSON object with the ULID, UUID, timestamp and hashed message.
     #[arg(long)]
     pub json: bool,
-    /// The identity fields, in order (e.g. slug lang).
-    #[arg(required = true, num_args = 1..)]
-    pub fields: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -121,14 +134,10 @@ pub struct VerifyArgs {
     /// Accepted schemes, newest first (e.g. v2,v1,v0).
     #[arg(long, value_delimiter = ',', default_value = "v1", value_parser = parse_scheme)]
     pub accept: Vec<Scheme>,
-    #[arg(long, value_name = "FILE")]
-    pub secret_file: Option<std::path::PathBuf>,
-    #[arg(long, default_value = "")]
-    pub namespace: String,
-    #[arg(long)]
-    pub hex: bool,
-    #[arg(required = true, num_args = 1..)]
-    pub fields: Vec<String>,
+    #[command(flatten)]
+    pub secret: SecretArgs,
+    #[command(flatten)]
+    pub identity: IdentityArgs,
 }
 
 #[derive(Args, Debug)]

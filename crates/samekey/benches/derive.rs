@@ -2,29 +2,18 @@
 //! next to the floor: one bare SHA-256 of `slug + ":" + lang` with the sha2 crate.
 //! `just bench` prints these as a table with ratios to the floor.
 
+mod common;
+
+use common::{floor, LANG, SECRET, SLUG, T};
 use criterion::{criterion_group, criterion_main, Criterion};
-use sha2::{Digest, Sha256};
 use std::hint::black_box;
 
 use samekey::{derive_ulid, Scheme, UlidDeriver};
 
-const SLUG: &str = "my-first-post-title!";
-const LANG: &str = "en";
-const T: u64 = 1_714_564_800_000;
-const SECRET: &[u8] = b"a 32-byte secret for keyed ids!!";
-
 fn derive(c: &mut Criterion) {
     assert_eq!(SLUG.len(), 20);
     let mut g = c.benchmark_group("ulid");
-    g.bench_function("floor sha256(slug:lang)", |b| {
-        b.iter(|| {
-            let mut m = Vec::with_capacity(SLUG.len() + 1 + LANG.len());
-            m.extend_from_slice(black_box(SLUG).as_bytes());
-            m.push(b':');
-            m.extend_from_slice(black_box(LANG).as_bytes());
-            black_box(<[u8; 32]>::from(Sha256::digest(&m)))
-        })
-    });
+    g.bench_function("floor sha256(slug:lang)", |b| b.iter(floor));
     for (name, scheme, secret) in [
         ("v0", Scheme::V0, None),
         ("v1", Scheme::V1, None),

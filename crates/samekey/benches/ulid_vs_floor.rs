@@ -5,17 +5,14 @@
 //! `--only NAME --iters N` runs one variant N times and nothing else, for counting
 //! instructions under callgrind (`just bench-instructions`), which no neighbour disturbs.
 
+mod common;
+
 use std::hint::black_box;
 use std::time::Instant;
 
-use sha2::{Digest, Sha256};
-
+use common::{LANG, SECRET, SLUG, T};
 use samekey::{derive_ulid, Scheme, Ulid, UlidDeriver};
 
-const SLUG: &str = "my-first-post-title!";
-const LANG: &str = "en";
-const T: u64 = 1_714_564_800_000;
-const SECRET: &[u8] = b"a 32-byte secret for keyed ids!!";
 const ROUNDS: usize = 25;
 const ITERS: u32 = 100_000;
 
@@ -44,11 +41,7 @@ fn prepared(d: &UlidDeriver) -> Ulid {
 
 const VARIANTS: [Variant; 8] = [
     ("floor sha256(slug:lang)", |_| {
-        let mut m = Vec::with_capacity(SLUG.len() + 1 + LANG.len());
-        m.extend_from_slice(black_box(SLUG).as_bytes());
-        m.push(b':');
-        m.extend_from_slice(black_box(LANG).as_bytes());
-        black_box(<[u8; 32]>::from(Sha256::digest(&m)));
+        black_box(common::floor());
     }),
     ("v0", |_| {
         black_box(once(Scheme::V0, None));

@@ -67,20 +67,7 @@ impl FromStr for ContentHash {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for ContentHash {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for ContentHash {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
-        let s = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+text_serde!(ContentHash);
 
 /// An incremental content hash: feed any number of chunks, in constant memory.
 #[derive(Clone)]

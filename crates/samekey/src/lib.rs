@@ -18,6 +18,9 @@
 
 extern crate alloc;
 
+#[macro_use]
+mod text_serde;
+
 mod content;
 #[cfg(feature = "std")]
 mod content_file;

@@ -54,20 +54,7 @@ impl FromStr for RevisionKey {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for RevisionKey {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for RevisionKey {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
-        let s = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+text_serde!(RevisionKey);
 
 fn check_inputs(
     scheme: Scheme,

@@ -69,20 +69,7 @@ impl FromStr for Scheme {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Scheme {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Scheme {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
-        let s = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+text_serde!(Scheme);
 
 /// What a tagged hash is for; part of the domain-separation tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -98,20 +98,7 @@ impl FromStr for Ulid {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Ulid {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Ulid {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
-        let s = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+text_serde!(Ulid);
 
 /// Derives ULIDs for one scheme, namespace and secret. Building it checks those inputs
 /// and prepares the hash up to the namespace once; each [`derive`](UlidDeriver::derive)
