@@ -27,7 +27,13 @@ pub fn run_document(doc: &Json) -> Result<Vec<Outcome>, String> {
         .get("vectors")
         .and_then(Json::as_array)
         .ok_or("the document has no \"vectors\" array")?;
-    vectors.iter().map(run_one).collect()
+    let outcomes: Vec<Outcome> = vectors.iter().map(run_one).collect::<Result<_, _>>()?;
+    let mut ids: Vec<&str> = outcomes.iter().map(|o| o.id.as_str()).collect();
+    ids.sort_unstable();
+    if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("vector id {:?} appears more than once", w[0]));
+    }
+    Ok(outcomes)
 }
 
 fn run_one(v: &Json) -> Result<Outcome, String> {
@@ -227,7 +233,7 @@ fn op_key_parse(v: &Json) -> OpResult {
 fn op_verify(v: &Json) -> OpResult {
     let ring = accepted_ring(v)?.ok_or("verify needs \"accepted\"")?;
     let (id, ns, fields, secret) = (
-        str_field(v, "id")?,
+        str_field(v, "ulid")?,
         str_field(v, "namespace")?,
         fields(v)?,
         secret(v)?,
