@@ -1,0 +1,108 @@
+"""Runs samekey test vectors (spec §10) through the public Python API.
+
+Used by ``samekey.selftest()`` on the embedded subset and by the test suite on the whole
+shared file, so the one runner is exercised by both.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Union
+
+import samekey
+
+Json = Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    id: str
+    passed: bool
+    expected: Json
+    actual: Json
+
+
+def _field(f: Union[str, Json]) -> Union[str, bytes]:
+    return bytes.fromhex(f["hex"]) if isinstance(f, dict) else f
+
+
+def _secret(v: Json) -> Optional[bytes]:
+    return bytes.fromhex(v["secret_hex"]) if "secret_hex" in v else None
+
+
+def _ulid(v: Json) -> Json:
+    fields = [_field(f) for f in v["fields"]]
+    ulid = samekey.derive_ulid(fields, time=v["timestamp_ms"], namespace=v["namespace"],
+                               scheme=v["scheme"], secret=_secret(v))
+    message = samekey.ulid_message(fields, namespace=v["namespace"], scheme=v["scheme"])
+    return {"ulid": str(ulid), "uuid": str(ulid.uuid), "message_hex": message.hex()}
+
+
+def _content(v: Json) -> Json:
+    return {"hash": samekey.content_hash(bytes.fromhex(v["data_hex"]), scheme=v["scheme"])}
+
+
+def _content_json(v: Json) -> Json:
+    return {"canonical": samekey.canonical_json_text(v["json"]),
+            "hash": samekey.content_hash_json_text(v["json"], scheme=v["scheme"])}
+
+
+def _revision(v: Json) -> Json:
+    key = samekey.revision_key(v["content_hash"], parent=v["parent"], scheme=v["scheme"],
+                               secret=_secret(v))
+    message = samekey.revision_message(v["content_hash"], parent=v["parent"], scheme=v["scheme"])
+    return {"key": key, "message_hex": message.hex()}
+
+
+def _timestamp(v: Json) -> Json:
+    return {"timestamp_ms": samekey.parse_rfc3339(v["rfc3339"])}
+
+
+def _ulid_parse(v: Json) -> Json:
+    u = samekey.Ulid.parse(v["text"])
+    return {"ulid": str(u), "uuid": str(u.uuid), "timestamp_ms": u.timestamp_ms}
+
+
+def _key_parse(v: Json) -> Json:
+    text: str = v["text"]
+    parsed: Json = samekey.parse_key(text)._asdict()
+    if "accepted" in v:
+        primary, *rest = v["accepted"]
+        scheme = samekey.KeyRing(primary, rest).scheme_of_key(text)
+        parsed = {**parsed, "scheme": scheme}
+    return parsed
+
+
+def _verify(v: Json) -> Json:
+    primary, *rest = v["accepted"]
+    ring = samekey.KeyRing(primary, rest)
+    scheme = ring.verify_ulid(v["ulid"], [_field(f) for f in v["fields"]], time=v["timestamp_ms"],
+                              namespace=v["namespace"], secret=_secret(v))
+    return {"scheme": scheme}
+
+
+OPS: Dict[str, Callable[[Json], Json]] = {
+    "ulid": _ulid, "content": _content, "content_json": _content_json, "revision": _revision,
+    "timestamp": _timestamp, "ulid_parse": _ulid_parse, "key_parse": _key_parse,
+    "verify": _verify,
+}
+
+
+def run_vector(v: Json) -> Outcome:
+    try:
+        actual = OPS[v["op"]](v)
+    except samekey.SamekeyError as e:
+        actual = {"error": e.code}
+    return Outcome(v["id"], actual == v["expect"], v["expect"], actual)
+
+
+def run_document(text: str) -> List[Outcome]:
+    doc = json.loads(text)
+    if doc.get("schema") != "samekey-test-vectors/1":
+        raise ValueError(f"unsupported vector schema {doc.get('schema')!r}")
+    outcomes = [run_vector(v) for v in doc["vectors"]]
+    ids = [o.id for o in outcomes]
+    if len(set(ids)) != len(ids):
+        raise ValueError("a vector id appears more than once")
+    return outcomes

@@ -1,0 +1,32 @@
+//! `samekey::Error` as Python's `samekey.SamekeyError` (a `ValueError`) carrying `.code`.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+
+/// Builds the Python exception for a core error. The class lives in the pure-Python
+/// package (`samekey._errors`) so it is an ordinary, picklable `ValueError` subclass.
+pub fn to_py(py: Python<'_>, e: samekey::Error) -> PyErr {
+    let made = py
+        .import("samekey._errors")
+        .and_then(|m| m.getattr("SamekeyError"))
+        .and_then(|cls| cls.call1((e.code(), e.to_string())));
+    match made {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(import_failed) => import_failed,
+    }
+}
+
+/// `.py(py)?` turns a core result into a Python one.
+pub trait CoreResult<T> {
+    fn py(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> CoreResult<T> for Result<T, samekey::Error> {
+    fn py(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| to_py(py, e))
+    }
+}
+
+pub fn type_error(what: String) -> PyErr {
+    PyTypeError::new_err(what)
+}

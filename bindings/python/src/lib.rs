@@ -1,0 +1,38 @@
+//! The native half of the `samekey` Python package (`samekey._samekey`). It only converts
+//! types; every rule is in the core crate.
+
+mod content;
+mod convert;
+mod errors;
+mod keyring;
+mod ulid;
+
+use pyo3::prelude::*;
+
+/// The vectors `samekey.selftest()` runs: a generated subset of the shared file.
+const SELFTEST_VECTORS: &str = include_str!("../../../test-vectors/selftest.json");
+
+#[pymodule]
+fn _samekey(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", samekey::VERSION)?;
+    m.add("SELFTEST_VECTORS", SELFTEST_VECTORS)?;
+    m.add("ERROR_CODES", samekey::Error::CODES.to_vec())?;
+    m.add("MAX_TIMESTAMP_MS", samekey::timestamp::MAX_MS)?;
+    m.add_class::<ulid::PyUlid>()?;
+    m.add_class::<ulid::PyUlidDeriver>()?;
+    m.add_class::<content::PyContentHasher>()?;
+    m.add_class::<keyring::PyKeyRing>()?;
+    m.add_function(wrap_pyfunction!(ulid::derive_ulid, m)?)?;
+    m.add_function(wrap_pyfunction!(content::content_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(content::canonical_json, m)?)?;
+    m.add_function(wrap_pyfunction!(content::canonical_json_text, m)?)?;
+    m.add_function(wrap_pyfunction!(content::content_hash_json, m)?)?;
+    m.add_function(wrap_pyfunction!(content::content_hash_json_text, m)?)?;
+    m.add_function(wrap_pyfunction!(keyring::revision_key, m)?)?;
+    m.add_function(wrap_pyfunction!(keyring::needs_write, m)?)?;
+    m.add_function(wrap_pyfunction!(keyring::parse_rfc3339, m)?)?;
+    m.add_function(wrap_pyfunction!(keyring::revision_message, m)?)?;
+    m.add_function(wrap_pyfunction!(keyring::parse_key, m)?)?;
+    m.add_function(wrap_pyfunction!(ulid::ulid_message, m)?)?;
+    Ok(())
+}

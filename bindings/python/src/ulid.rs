@@ -1,0 +1,264 @@
+//! `samekey.Ulid`, `samekey.UlidDeriver` and `derive_ulid`.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString};
+use samekey::{Error, Ulid, UlidDeriver};
+
+use crate::convert;
+use crate::errors::{type_error, CoreResult};
+
+/// A ULID: 48-bit millisecond timestamp and 80 bits. Immutable, hashable, ordered as
+/// its text is; `str()` is the 26-character ULID text, `bytes()` the 16 bytes.
+#[pyclass(name = "Ulid", module = "samekey", frozen, eq, ord, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PyUlid(pub Ulid);
+
+#[pymethods]
+impl PyUlid {
+    /// Parses ULID text (either case).
+    #[new]
+    fn new(py: Python<'_>, text: &str) -> PyResult<Self> {
+        text.parse().map(PyUlid).py(py)
+    }
+
+    #[staticmethod]
+    fn parse(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Self::new(py, text)
+    }
+
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+        let bytes: [u8; 16] = data
+            .try_into()
+            .or(Err(Error::InvalidUlid(format!(
+                "{} bytes (a ULID is 16)",
+                data.len()
+            ))))
+            .py(py)?;
+        Ok(PyUlid(Ulid::from_bytes(bytes)))
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Ulid('{}')", self.0)
+    }
+
+    fn __bytes__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.as_bytes())
+    }
+
+    /// The same 128 bits as a `uuid.UUID`.
+    #[getter]
+    fn uuid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let kwargs = [("bytes", PyBytes::new(py, self.0.as_bytes()))].into_py_dict(py)?;
+        py.import("uuid")?.getattr("UUID")?.call((), Some(&kwargs))
+    }
+
+    #[getter]
+    fn timestamp_ms(&self) -> u64 {
+        self.0.timestamp_ms()
+    }
+
+    /// The timestamp as an aware UTC `datetime`.
+    #[getter]
+    fn datetime<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let delta =
+            py.import("datetime")?
+                .getattr("timedelta")?
+                .call1((0, 0, 0, self.0.timestamp_ms()))?;
+        convert::epoch(py)?.call_method1("__add__", (delta,))
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let ctor = py.get_type::<PyUlid>().getattr("from_bytes")?;
+        Ok((ctor, (PyBytes::new(py, self.0.as_bytes()),)))
+    }
+}
+
+use pyo3::types::IntoPyDict;
+
+/// Derives ULIDs for one scheme, namespace and secret: the inputs are checked and the
+/// hash prepared once, then each id costs only its fields.
+#[pyclass(name = "UlidDeriver", module = "samekey", frozen)]
+pub struct PyUlidDeriver {
+    inner: UlidDeriver,
+}
+
+fn output(py: Python<'_>, ids: Vec<Ulid>, as_str: bool) -> PyResult<Bound<'_, PyList>> {
+    if as_str {
+        PyList::new(py, ids.iter().map(|id| PyString::new(py, &id.to_string())))
+    } else {
+        PyList::new(py, ids.into_iter().map(PyUlid))
+    }
+}
+
+#[pymethods]
+impl PyUlidDeriver {
+    #[new]
+    #[pyo3(signature = (scheme = "v1", namespace = None, secret = None))]
+    fn new(
+        py: Python<'_>,
+        scheme: &str,
+        namespace: Option<&Bound<'_, PyAny>>,
+        secret: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let scheme = convert::scheme(py, scheme)?;
+        let namespace = convert::namespace(namespace)?;
+        let secret = convert::secret(secret)?;
+        let inner = UlidDeriver::new(scheme, &namespace, secret.as_deref()).py(py)?;
+        Ok(PyUlidDeriver { inner })
+    }
+
+    #[getter]
+    fn scheme(&self) -> &'static str {
+        self.inner.scheme().as_str()
+    }
+
+    /// The id of `fields` at `time`.
+    #[pyo3(signature = (fields, *, time))]
+    fn derive(
+        &self,
+        py: Python<'_>,
+        fields: &Bound<'_, PyAny>,
+        time: &Bound<'_, PyAny>,
+    ) -> PyResult<PyUlid> {
+        let t = convert::time(time)?;
+        let items = convert::field_items(fields)?;
+        self.inner
+            .derive(t, &convert::fields(&items)?)
+            .map(PyUlid)
+            .py(py)
+    }
+
+    /// Ids of many rows given as columns: `derive_many(times, slugs, langs)`. Returns a
+    /// list of `Ulid`, or of `str` with `as_str=True`. The hashing runs without the GIL.
+    #[pyo3(signature = (times, *columns, as_str = false))]
+    fn derive_many<'py>(
+        &self,
+        py: Python<'py>,
+        times: &Bound<'py, PyAny>,
+        columns: Vec<Bound<'py, PyAny>>,
+        as_str: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        if columns.is_empty() {
+            return Err(Error::NoFields).py(py);
+        }
+        let times: Vec<u64> = times
+            .try_iter()?
+            .map(|t| convert::time(&t?))
+            .collect::<PyResult<_>>()?;
+        let n = times.len();
+        // Row-major: the fields of row r are items[r * width..(r + 1) * width].
+        let width = columns.len();
+        let mut items: Vec<Option<Bound<'py, PyAny>>> = vec![None; n * width];
+        for (c, column) in columns.iter().enumerate() {
+            let mut count = 0;
+            for value in column.try_iter()? {
+                let value = value?;
+                if count < n {
+                    items[count * width + c] = Some(value);
+                }
+                count += 1;
+            }
+            if count != n {
+                return Err(type_error(format!(
+                    "column {c} has {count} values but there are {n} times"
+                )));
+            }
+        }
+        let items: Vec<Bound<'py, PyAny>> = items.into_iter().flatten().collect();
+        let fields = convert::fields(&items)?;
+        let deriver = &self.inner;
+        let ids = py
+            .detach(|| {
+                times
+                    .iter()
+                    .zip(fields.chunks_exact(width))
+                    .map(|(&t, row)| deriver.derive(t, row))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .py(py)?;
+        output(py, ids, as_str)
+    }
+
+    /// Ids of many records (mappings): `derive_records(rows, time="publishedAt",
+    /// fields=["slug", "lang"])`.
+    #[pyo3(signature = (records, *, time, fields, as_str = false))]
+    fn derive_records<'py>(
+        &self,
+        py: Python<'py>,
+        records: &Bound<'py, PyAny>,
+        time: &str,
+        fields: Vec<String>,
+        as_str: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut ids = Vec::new();
+        for record in records.try_iter()? {
+            let record = record?;
+            let t = convert::time(&record.get_item(time)?)?;
+            let items: Vec<Bound<'py, PyAny>> = fields
+                .iter()
+                .map(|name| record.get_item(name.as_str()))
+                .collect::<PyResult<_>>()?;
+            ids.push(self.inner.derive(t, &convert::fields(&items)?).py(py)?);
+        }
+        output(py, ids, as_str)
+    }
+}
+
+/// The deterministic ULID of `fields` at `time` (spec §4).
+#[pyfunction]
+#[pyo3(signature = (fields, *, time, namespace = None, scheme = "v1", secret = None))]
+pub fn derive_ulid(
+    py: Python<'_>,
+    fields: &Bound<'_, PyAny>,
+    time: &Bound<'_, PyAny>,
+    namespace: Option<&Bound<'_, PyAny>>,
+    scheme: &str,
+    secret: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyUlid> {
+    let scheme = convert::scheme(py, scheme)?;
+    let namespace = convert::namespace(namespace)?;
+    let secret = convert::secret(secret)?;
+    let t = convert::time(time)?;
+    let items = convert::field_items(fields)?;
+    samekey::derive_ulid(
+        scheme,
+        t,
+        &namespace,
+        &convert::fields(&items)?,
+        secret.as_deref(),
+    )
+    .map(PyUlid)
+    .py(py)
+}
+
+/// `Ulid` or ULID text.
+pub fn ulid_arg(obj: &Bound<'_, PyAny>) -> PyResult<Ulid> {
+    if let Ok(id) = obj.cast::<PyUlid>() {
+        return Ok(id.get().0);
+    }
+    convert::text_arg(obj, "an id")?.parse().py(obj.py())
+}
+
+/// The exact bytes hashed for a ULID (spec §4.2, §4.3), to debug a mismatch.
+#[pyfunction]
+#[pyo3(signature = (fields, *, namespace = None, scheme = "v1"))]
+pub fn ulid_message<'py>(
+    py: Python<'py>,
+    fields: &Bound<'py, PyAny>,
+    namespace: Option<&Bound<'py, PyAny>>,
+    scheme: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let scheme = convert::scheme(py, scheme)?;
+    let namespace = convert::namespace(namespace)?;
+    let items = convert::field_items(fields)?;
+    let message = samekey::ulid_message(scheme, &namespace, &convert::fields(&items)?).py(py)?;
+    Ok(PyBytes::new(py, &message))
+}
