@@ -14,13 +14,14 @@ setup:
     rustup component add clippy rustfmt >/dev/null 2>&1 || true
     python3 -m pip install --quiet --disable-pip-version-check -r spec/reference/requirements.txt
 
-# The main job: build what ships (the samekey CLI at target/release/samekey).
-build: setup
-    cargo build --release --workspace
-    @echo "built target/release/samekey ($(target/release/samekey --version))"
+# The main job: build what ships: the samekey CLI (target/release/samekey) and the
+# Python wheel and sdist (target/python-dist).
+build: setup python-dist
+    cargo build --release -p samekey-cli
+    @echo "built target/release/samekey ($(target/release/samekey --version)) and target/python-dist/"
 
 # Every test in every language.
-test: setup check-vectors lint test-rust
+test: setup check-vectors lint test-python-sdist test-rust test-python
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
@@ -28,11 +29,41 @@ test-rust:
     #!/usr/bin/env bash
     set -uo pipefail
     log=$(mktemp)
-    cargo test --workspace --all-features --no-fail-fast 2>&1 | tee "$log"
+    cargo test --workspace --exclude samekey-python --all-features --no-fail-fast 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     awk '/^test result:/ {p += $4; f += $6} END {printf "rust: %d passed, %d failed\n", p, f}' "$log"
     rm -f "$log"
     exit "$status"
+
+python_venv := "bindings/python/.venv"
+
+# A virtualenv with the Python package installed from its source (pip install ./bindings/python).
+setup-python:
+    test -x {{python_venv}}/bin/python || python3 -m venv {{python_venv}}
+    {{python_venv}}/bin/python -m pip install --quiet --disable-pip-version-check "./bindings/python[test]"
+
+# The Python binding: pytest (every vector, SAMEKEY_VECTORS honoured) and mypy --strict.
+test-python: setup-python
+    cd bindings/python && .venv/bin/python -m mypy --strict --no-incremental tests python/samekey examples
+    {{python_venv}}/bin/python -c "import samekey; print('selftest ok:', samekey.selftest(), 'vectors')"
+    cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider
+
+# Build the Python sdist and install it into a fresh virtualenv (what PyPI users get).
+test-python-sdist: setup-python
+    #!/usr/bin/env bash
+    set -euo pipefail
+    out=$(mktemp -d)
+    {{python_venv}}/bin/python -m pip install --quiet "maturin==1.16.0"
+    (cd bindings/python && .venv/bin/maturin sdist -o "$out")
+    python3 -m venv "$out/venv"
+    "$out/venv/bin/pip" install --quiet "$out"/samekey-*.tar.gz
+    "$out/venv/bin/python" -c "import samekey; print('sdist selftest ok:', samekey.selftest(), 'vectors')"
+    rm -rf "$out"
+
+# Build the Python wheel (abi3, one per platform) and sdist into target/python-dist.
+python-dist: setup-python
+    {{python_venv}}/bin/python -m pip install --quiet "maturin==1.16.0"
+    cd bindings/python && .venv/bin/maturin build --release --sdist -o ../../target/python-dist
 
 # Fail when test-vectors/samekey.json differs from a fresh run of the reference.
 check-vectors:
@@ -59,7 +90,11 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content
+bench: bench-rust bench-instructions bench-content bench-python
+
+# Python binding vs the fastest pure-Python equivalent and uuid.uuid5.
+bench-python: setup-python
+    {{python_venv}}/bin/python bindings/python/bench/bench.py
 
 # ns per ULID derivation next to the bare-SHA-256 floor (criterion, then interleaved
 # rounds in one process, which cancels most machine noise), and in-memory throughput.

@@ -19,8 +19,9 @@ import samekey_ref as ref  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-vectors" / "samekey.json"
-# A few vectors of every op that bindings embed for their `selftest()`.
-SELFTEST_OUT = ROOT / "test-vectors" / "selftest.json"
+# A few vectors of every op, embedded in the core (samekey::SELFTEST_VECTORS) for the
+# bindings' `selftest()`; it lives in the crate so that packaged sources carry it.
+SELFTEST_OUT = ROOT / "crates" / "samekey" / "selftest-vectors.json"
 SELFTEST_IDS = [
     "ulid-v1-typical-post", "ulid-v2-keyed-32-byte-secret", "ulid-v0-typical-post",
     "ulid-v1-t-2^48", "content-v1-abc", "content-v2-1025-bytes", "json-v1-rfc8785-example",

@@ -9,13 +9,10 @@ mod ulid;
 
 use pyo3::prelude::*;
 
-/// The vectors `samekey.selftest()` runs: a generated subset of the shared file.
-const SELFTEST_VECTORS: &str = include_str!("../../../test-vectors/selftest.json");
-
 #[pymodule]
 fn _samekey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", samekey::VERSION)?;
-    m.add("SELFTEST_VECTORS", SELFTEST_VECTORS)?;
+    m.add("SELFTEST_VECTORS", samekey::SELFTEST_VECTORS)?;
     m.add("ERROR_CODES", samekey::Error::CODES.to_vec())?;
     m.add("MAX_TIMESTAMP_MS", samekey::timestamp::MAX_MS)?;
     m.add_class::<ulid::PyUlid>()?;

@@ -56,6 +56,10 @@ pub use ulid::{derive_ulid, ulid_message, Ulid, UlidDeriver};
 /// This crate's version; bindings report it so a host can refuse a mismatched library.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// A few shared test vectors of every op (spec §10), generated with the full file, that
+/// each binding's `selftest()` runs through its own API to check an installed package.
+pub const SELFTEST_VECTORS: &str = include_str!("../selftest-vectors.json");
+
 /// The README's examples, compiled and run as doctests so they cannot go stale.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
