@@ -14,14 +14,15 @@ setup:
     rustup component add clippy rustfmt >/dev/null 2>&1 || true
     python3 -m pip install --quiet --disable-pip-version-check -r spec/reference/requirements.txt
 
-# The main job: build what ships: the samekey CLI (target/release/samekey) and the
-# Python wheel and sdist (target/python-dist).
-build: setup python-dist
+# The main job: build what ships: the samekey CLI (target/release/samekey), the Python
+# wheel and sdist (target/python-dist) and the npm package (target/npm).
+build: setup python-dist setup-node
     cargo build --release -p samekey-cli
-    @echo "built target/release/samekey ($(target/release/samekey --version)) and target/python-dist/"
+    mkdir -p target/npm && cd bindings/node && npm pack --silent --pack-destination ../../target/npm >/dev/null
+    @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors lint test-python-sdist test-rust test-python
+test: setup check-vectors lint test-python-sdist test-node-pack test-node test-rust test-python
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
@@ -29,7 +30,7 @@ test-rust:
     #!/usr/bin/env bash
     set -uo pipefail
     log=$(mktemp)
-    cargo test --workspace --exclude samekey-python --all-features --no-fail-fast 2>&1 | tee "$log"
+    cargo test --workspace --exclude samekey-python --exclude samekey-node --all-features --no-fail-fast 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     awk '/^test result:/ {p += $4; f += $6} END {printf "rust: %d passed, %d failed\n", p, f}' "$log"
     rm -f "$log"
@@ -65,6 +66,29 @@ python-dist: setup-python
     {{python_venv}}/bin/python -m pip install --quiet "maturin==1.16.0"
     cd bindings/python && .venv/bin/maturin build --release --sdist -o ../../target/python-dist
 
+# The npm package's dependencies and its native addon (bindings/node/samekey.<platform>.node).
+setup-node:
+    cd bindings/node && npm ci --no-audit --no-fund --loglevel=error
+    cd bindings/node && npx napi build --platform --release --js native.js --dts native.d.ts
+
+# The Node binding: tsc --strict over every export, selftest, then node --test (every
+# vector; SAMEKEY_VECTORS honoured).
+test-node: setup-node
+    cd bindings/node && npx tsc -p test/tsconfig.json
+    cd bindings/node && node -e "console.log('selftest ok:', require('samekey').selftest(), 'vectors')"
+    cd bindings/node && node --test test/
+
+# Pack the npm package and install the tarball into a fresh project; require and import it.
+test-node-pack: setup-node
+    #!/usr/bin/env bash
+    set -euo pipefail
+    out=$(mktemp -d)
+    (cd bindings/node && npm pack --silent --pack-destination "$out" >/dev/null)
+    cd "$out" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error ./samekey-*.tgz
+    node -e "console.log('packed require ok:', require('samekey').selftest(), 'vectors')"
+    node --input-type=module -e "import { selftest } from 'samekey'; console.log('packed import ok:', selftest(), 'vectors')"
+    rm -rf "$out"
+
 # Fail when test-vectors/samekey.json differs from a fresh run of the reference.
 check-vectors:
     python3 spec/reference/gen_vectors.py --check
@@ -90,7 +114,11 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content bench-python
+bench: bench-rust bench-instructions bench-content bench-python bench-node
+
+# Node addon vs the fastest node:crypto equivalent and @noble/hashes.
+bench-node: setup-node
+    cd bindings/node && node bench/bench.mjs
 
 # Python binding vs the fastest pure-Python equivalent and uuid.uuid5.
 bench-python: setup-python

@@ -12,7 +12,7 @@ use alloc::string::String;
 pub enum Error {
     #[error("timestamp {0} is out of range: allowed is 0 to 2^48-1 milliseconds since 1970-01-01T00:00:00Z")]
     TimestampOutOfRange(String),
-    #[error("invalid RFC 3339 timestamp {0:?}: expected YYYY-MM-DDTHH:MM:SS[.fraction] followed by Z or +hh:mm/-hh:mm")]
+    #[error("invalid timestamp: {0}")]
     InvalidTimestamp(String),
     #[error("no identity fields: a ULID needs at least one field")]
     NoFields,

@@ -52,7 +52,11 @@ pub fn from_millis_f64(t: f64) -> Result<u64> {
 /// # Ok::<(), samekey::Error>(())
 /// ```
 pub fn parse_rfc3339(text: &str) -> Result<u64> {
-    let ms = parse_to_signed_ms(text).ok_or_else(|| Error::InvalidTimestamp(text.into()))?;
+    let ms = parse_to_signed_ms(text).ok_or_else(|| {
+        Error::InvalidTimestamp(format!(
+            "{text:?} is not RFC 3339 text naming a real time: expected YYYY-MM-DDTHH:MM:SS[.fraction] and Z or ±hh:mm"
+        ))
+    })?;
     from_millis_i128(ms).map_err(|_| Error::TimestampOutOfRange(text.into()))
 }
 

@@ -52,6 +52,11 @@ impl Ulid {
         s
     }
 
+    /// The 26 ASCII bytes of the ULID text, without allocating (for bulk output).
+    pub fn to_text_bytes(&self) -> [u8; 26] {
+        self.encode()
+    }
+
     fn encode(&self) -> [u8; 26] {
         let n = u128::from_be_bytes(self.0);
         let mut out = [0u8; 26];

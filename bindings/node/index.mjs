@@ -1,0 +1,28 @@
+// ES module entry: the same objects as the CommonJS entry (one native addon, one state).
+import samekey from './index.js';
+
+export const {
+  ERROR_CODES,
+  SamekeyError,
+  Ulid,
+  UlidDeriver,
+  ContentHasher,
+  KeyRing,
+  deriveUlid,
+  ulidMessage,
+  contentHash,
+  contentHashAsync,
+  canonicalJson,
+  canonicalJsonText,
+  contentHashJson,
+  contentHashJsonText,
+  revisionKey,
+  revisionMessage,
+  needsWrite,
+  parseRfc3339,
+  parseKey,
+  verify,
+  version,
+  selftest,
+} = samekey;
+export default samekey;

@@ -1,0 +1,165 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const samekey = require('samekey');
+const { SamekeyError, Ulid } = samekey;
+
+const T = new Date('2024-05-01T12:00:00Z');
+
+function code(fn) {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof SamekeyError) return e.code;
+    throw e;
+  }
+  throw new Error('did not throw');
+}
+
+test('every time form gives the same id', () => {
+  const a = samekey.deriveUlid(['hello-world', 'en'], { time: T, namespace: 'posts' });
+  const b = samekey.deriveUlid(['hello-world', 'en'], { time: T.getTime(), namespace: 'posts' });
+  const c = samekey.deriveUlid(['hello-world', 'en'], { time: '2024-05-01T14:00:00+02:00', namespace: 'posts' });
+  assert.ok(a.equals(b) && b.equals(c));
+  assert.equal(a.timestampMs, T.getTime());
+  assert.deepEqual(a.date, T);
+});
+
+test('times are never truncated or guessed', () => {
+  for (const [time, expected] of [
+    [1.5, 'invalid_timestamp'], [NaN, 'invalid_timestamp'], [Infinity, 'invalid_timestamp'],
+    [-1, 'timestamp_out_of_range'], [2 ** 48, 'timestamp_out_of_range'],
+    [new Date('nope'), 'invalid_timestamp'], [new Date(-1), 'timestamp_out_of_range'],
+    ['2024-05-01T12:00:00', 'invalid_timestamp'],
+  ]) {
+    assert.equal(code(() => samekey.deriveUlid(['a'], { time })), expected, String(time));
+  }
+  assert.throws(() => samekey.deriveUlid(['a'], { time: 1n }), TypeError);
+  assert.throws(() => samekey.deriveUlid(['a'], {}), TypeError);
+});
+
+test('Ulid values', () => {
+  const a = samekey.deriveUlid(['a'], { time: 1 });
+  const b = samekey.deriveUlid(['a'], { time: 2 });
+  assert.equal(a.compare(b), -1);
+  assert.ok(new Ulid(a.toString().toLowerCase()).equals(a));
+  assert.ok(Ulid.fromBytes(a.bytes).equals(a));
+  assert.equal(a.uuid.replaceAll('-', ''), a.bytes.toString('hex'));
+  assert.equal(JSON.stringify({ id: a }), `{"id":"${a}"}`);
+  assert.equal(`${a}`, a.toString());
+  for (const bad of ['8ZZZZZZZZZZZZZZZZZZZZZZZZZ', '0'.repeat(25), '0'.repeat(25) + 'U']) {
+    assert.equal(code(() => Ulid.parse(bad)), 'invalid_ulid');
+  }
+  assert.equal(code(() => Ulid.fromBytes(new Uint8Array(3))), 'invalid_ulid');
+});
+
+test('wrong types are TypeErrors, lone surrogates invalid_string', () => {
+  assert.throws(() => samekey.deriveUlid('slug', { time: 0 }), TypeError);
+  assert.throws(() => samekey.deriveUlid([1], { time: 0 }), TypeError);
+  assert.throws(() => samekey.deriveUlid(['a'], { time: 0, secret: 'k' }), TypeError);
+  assert.throws(() => samekey.contentHash(42), TypeError);
+  for (const fn of [
+    () => samekey.deriveUlid(['\ud800'], { time: 0 }),
+    () => samekey.deriveUlid(['a'], { time: 0, namespace: 'x\udc00' }),
+    () => samekey.canonicalJson({ k: '\ud800' }),
+    () => samekey.canonicalJson({ '\ud800': 1 }),
+    () => samekey.contentHash('\ud800'),
+  ]) {
+    assert.equal(code(fn), 'invalid_string');
+  }
+});
+
+test('canonical JSON of JS values follows JSON.stringify for undefined', () => {
+  assert.equal(samekey.canonicalJson({ b: [1.0, -0, 1e21, undefined, true], a: 'é', u: undefined, f() {} }), '{"a":"é","b":[1,0,1e+21,null,true]}');
+  assert.equal(samekey.canonicalJson(9007199254740991n), '9007199254740991');
+  assert.equal(code(() => samekey.canonicalJson(9007199254740992n)), 'number_out_of_range');
+  assert.equal(code(() => samekey.canonicalJson([NaN])), 'number_out_of_range');
+  assert.equal(code(() => samekey.canonicalJson({ x: Infinity })), 'number_out_of_range');
+  const cyclic = {};
+  cyclic.self = cyclic;
+  assert.throws(() => samekey.canonicalJson(cyclic), TypeError);
+  assert.throws(() => samekey.canonicalJson(new Map()), TypeError);
+  assert.throws(() => samekey.canonicalJson(new Date()), TypeError);
+  let deep = [];
+  for (let i = 0; i < 200; i++) deep = [deep];
+  assert.equal(code(() => samekey.canonicalJson(deep)), 'nesting_too_deep');
+});
+
+test('content hashes of strings, bytes, streams and files', async () => {
+  const data = crypto.randomBytes(3 << 20);
+  const want = 'sha256:' + crypto.createHash('sha256').update(data).digest('hex');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'samekey-')), 'f.bin');
+  fs.writeFileSync(file, data);
+  assert.equal(samekey.contentHash(data), want);
+  assert.equal(samekey.contentHash(new Uint8Array(data)), want);
+  assert.equal(await samekey.contentHashAsync(file), want);
+  assert.equal(await samekey.contentHashAsync(fs.createReadStream(file)), want);
+  assert.equal(await samekey.contentHashAsync(new URL(`file://${file}`)), want);
+  assert.equal(new samekey.ContentHasher().update(data.subarray(0, 7)).update(data.subarray(7)).digest(), want);
+  await assert.rejects(samekey.contentHashAsync(file + '.missing'), (e) => e instanceof SamekeyError && e.code === 'io_error');
+  await assert.rejects(samekey.contentHashAsync(fs.createReadStream(file, 'utf8')), TypeError);
+});
+
+test('a large file is hashed without blocking the event loop', async () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'samekey-')), 'big.bin');
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(4 << 20, 7);
+  for (let i = 0; i < 64; i++) fs.writeSync(fd, block); // 256 MiB
+  fs.closeSync(fd);
+  for (const scheme of ['v1', 'v2']) {
+    let ticks = 0;
+    const timer = setInterval(() => { ticks += 1; }, 1);
+    const started = process.hrtime.bigint();
+    const hash = await samekey.contentHashAsync(file, { scheme });
+    const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+    clearInterval(timer);
+    assert.match(hash, /^(sha256|blake3):[0-9a-f]{64}$/);
+    // The timer kept firing while the file was hashed: the loop was free the whole time.
+    assert.ok(ticks >= Math.min(10, elapsedMs / 4), `${ticks} ticks in ${elapsedMs.toFixed(0)} ms (${scheme})`);
+  }
+  fs.rmSync(file);
+});
+
+test('revision keys, key ring, guards', () => {
+  const h = samekey.contentHash('{"rows":3}');
+  const root = samekey.revisionKey(h);
+  const child = samekey.revisionKey(h, { parent: root });
+  assert.match(root, /^rev:v1:[0-9a-f]{64}$/);
+  assert.notEqual(child, root);
+  assert.equal(samekey.revisionKey(h, { parent: root }), child);
+  assert.equal(code(() => samekey.revisionKey(h, { scheme: 'v2' })), 'scheme_mismatch');
+  assert.equal(code(() => samekey.revisionKey(h, { parent: '' })), 'empty_parent');
+  assert.ok(samekey.needsWrite(null, h) && !samekey.needsWrite(h, h));
+  const ring = new samekey.KeyRing('v2', ['v1', 'v0']);
+  assert.deepEqual(ring.accepted, ['v2', 'v1', 'v0']);
+  const legacy = samekey.deriveUlid(['slug', 'en'], { time: 0, scheme: 'v0' });
+  assert.equal(samekey.verify(legacy, ['slug', 'en'], { time: 0, accept: ['v2', 'v1', 'v0'] }), 'v0');
+  assert.equal(code(() => ring.verifyUlid(legacy, ['slug', 'en'], { time: 1 })), 'identity_mismatch');
+  assert.deepEqual(ring.candidateUlids(['slug', 'en'], { time: 0 }).map((c) => c.scheme), ['v2', 'v1', 'v0']);
+  assert.equal(code(() => new samekey.KeyRing('v2').schemeOfKey(h)), 'scheme_not_accepted');
+});
+
+test('batch equals one by one', () => {
+  const times = Array.from({ length: 300 }, (_, i) => 1714564800000 + i);
+  const slugs = times.map((_, i) => `post-${i}`);
+  const langs = times.map((_, i) => (i % 2 ? 'en' : 'de'));
+  const d = new samekey.UlidDeriver({ namespace: 'posts' });
+  const many = d.deriveMany(times, [slugs, langs]);
+  assert.deepEqual(many.map(String), times.map((t, i) => samekey.deriveUlid([slugs[i], langs[i]], { time: t, namespace: 'posts' }).toString()));
+  assert.deepEqual(d.deriveMany(times, [slugs, langs], { asString: true }), many.map(String));
+  assert.throws(() => d.deriveMany(times, [slugs.slice(1)]), TypeError);
+  assert.equal(code(() => d.deriveMany(times, [])), 'no_fields');
+});
+
+test('errors carry the core code; ERROR_CODES lists them', () => {
+  const e = (() => { try { samekey.parseRfc3339('nope'); } catch (x) { return x; } })();
+  assert.ok(e instanceof SamekeyError && e instanceof Error);
+  assert.equal(e.code, 'invalid_timestamp');
+  assert.equal(e.name, 'SamekeyError');
+  assert.ok(samekey.ERROR_CODES.includes('identity_mismatch'));
+  assert.match(samekey.version(), /^\d+\.\d+\.\d+$/);
+});

@@ -1,0 +1,18 @@
+// The README's better-sqlite3 example does what the README says.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { main } from '../examples/upsert.mjs';
+
+test('the upsert pipeline is idempotent across runs', () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'samekey-')), 'posts.db');
+  assert.deepEqual(main(file), ['written', 'unchanged', 'written', "refused: the edit changes the document's identity", 'rows: 1']);
+  const table = () => new Database(file, { readonly: true }).prepare('SELECT * FROM posts').all();
+  const afterFirst = table();
+  main(file); // the whole pipeline retried over the same database
+  assert.deepEqual(table(), afterFirst);
+  assert.equal(afterFirst[0].body, 'Hello');
+});

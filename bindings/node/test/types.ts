@@ -1,0 +1,48 @@
+// Compiled by `tsc --strict` (npm run typecheck): uses every export of the package.
+import samekey, {
+  ContentHasher, ERROR_CODES, KeyRing, SamekeyError, Ulid, UlidDeriver, canonicalJson, canonicalJsonText,
+  contentHash, contentHashAsync, contentHashJson, contentHashJsonText, deriveUlid, needsWrite, parseKey,
+  parseRfc3339, revisionKey, revisionMessage, selftest, ulidMessage, verify, version,
+  type ErrorCode, type Field, type JsonValue, type Scheme, type Time,
+} from 'samekey';
+
+const fields: Field[] = ['hello-world', new Uint8Array([1, 2])];
+const time: Time = new Date('2024-05-01T12:00:00Z');
+const id: Ulid = deriveUlid(fields, { time, namespace: 'posts', scheme: 'v2', secret: new Uint8Array([1]) });
+const parsed: Ulid = Ulid.parse(id.toString());
+const same: boolean = parsed.equals(id) && Ulid.fromBytes(id.bytes).compare(id) === 0;
+const when: Date = id.date;
+const uuid: string = id.uuid;
+const message: Buffer = ulidMessage(fields, { namespace: 'posts' });
+const deriver = new UlidDeriver({ namespace: 'posts' });
+const many: Ulid[] = deriver.deriveMany([1, 2], [['a', 'b']]);
+const texts: string[] = deriver.deriveMany([1, 2], [['a', 'b']], { asString: true });
+const one: Ulid = deriver.derive(['a'], { time: 5 });
+const h: string = contentHash('x', { scheme: 'v1' });
+const hasher: string = new ContentHasher({ scheme: 'v2' }).update('a').update(new Uint8Array(2)).digest();
+const later: Promise<string> = contentHashAsync('/etc/hostname');
+const value: JsonValue = { a: [1, 2n, null, 'x', undefined], b: { c: true } };
+const canonical: string = canonicalJson(value) + canonicalJsonText('{"a":1}');
+const hashes: string = contentHashJson(value) + contentHashJsonText('[]', { scheme: 'v2' });
+const rev: string = revisionKey(h, { parent: null, secret: null });
+const revMessage: Buffer = revisionMessage(h, { parent: rev });
+const write: boolean = needsWrite(null, h) && needsWrite(h, h);
+const ms: number = parseRfc3339('2024-05-01T12:00:00Z');
+const key: { kind: 'content' | 'revision'; scheme: Scheme; canonical: string } = parseKey(rev);
+const ring = new KeyRing('v2', ['v1', 'v0']);
+const candidates: { scheme: Scheme; ulid: Ulid }[] = ring.candidateUlids(['a'], { time: 1 });
+const scheme: Scheme = ring.verifyUlid(id, fields, { time }) + ring.schemeOfKey(h) + verify(id, fields, { time, accept: ['v2'] });
+const ringed: string = ring.deriveUlid(['a'], { time: 1 }).toString() + ring.contentHash('a') + ring.revisionKey(h, {});
+const codes: readonly ErrorCode[] = ERROR_CODES;
+const v: string = version();
+const n: number = selftest() + samekey.selftest();
+try {
+  deriveUlid(['a'], { time: 1.5 });
+} catch (e) {
+  if (e instanceof SamekeyError) {
+    const code: ErrorCode = e.code;
+    console.log(code);
+  }
+}
+console.log(same, when, uuid, message, many, texts, one, hasher, later, canonical, hashes, revMessage, write, ms, key,
+  candidates, scheme, ringed, codes, v, n, ring.primary, ring.accepted);

@@ -1,0 +1,76 @@
+'use strict';
+// Runs samekey test vectors (spec §10) through the public JS API. Used by `selftest()`
+// on the embedded subset and by the tests on the whole shared file.
+
+const { isDeepStrictEqual } = require('node:util');
+
+function field(f) {
+  return typeof f === 'string' ? f : Buffer.from(f.hex, 'hex');
+}
+
+function secret(v) {
+  return v.secret_hex === undefined ? undefined : Buffer.from(v.secret_hex, 'hex');
+}
+
+function ring(sk, accepted) {
+  const [primary, ...rest] = accepted;
+  return new sk.KeyRing(primary, rest);
+}
+
+const OPS = {
+  ulid(sk, v) {
+    const fields = v.fields.map(field);
+    const opts = { time: v.timestamp_ms, namespace: v.namespace, scheme: v.scheme, secret: secret(v) };
+    const id = sk.deriveUlid(fields, opts);
+    const message = sk.ulidMessage(fields, { namespace: v.namespace, scheme: v.scheme });
+    return { ulid: id.toString(), uuid: id.uuid, message_hex: Buffer.from(message).toString('hex') };
+  },
+  content(sk, v) {
+    return { hash: sk.contentHash(Buffer.from(v.data_hex, 'hex'), { scheme: v.scheme }) };
+  },
+  content_json(sk, v) {
+    return { canonical: sk.canonicalJsonText(v.json), hash: sk.contentHashJsonText(v.json, { scheme: v.scheme }) };
+  },
+  revision(sk, v) {
+    const key = sk.revisionKey(v.content_hash, { parent: v.parent, scheme: v.scheme, secret: secret(v) });
+    const message = sk.revisionMessage(v.content_hash, { parent: v.parent, scheme: v.scheme });
+    return { key, message_hex: Buffer.from(message).toString('hex') };
+  },
+  timestamp(sk, v) {
+    return { timestamp_ms: sk.parseRfc3339(v.rfc3339) };
+  },
+  ulid_parse(sk, v) {
+    const id = sk.Ulid.parse(v.text);
+    return { ulid: id.toString(), uuid: id.uuid, timestamp_ms: id.timestampMs };
+  },
+  key_parse(sk, v) {
+    const parsed = { ...sk.parseKey(v.text) };
+    if (v.accepted !== undefined) parsed.scheme = ring(sk, v.accepted).schemeOfKey(v.text);
+    return parsed;
+  },
+  verify(sk, v) {
+    const opts = { time: v.timestamp_ms, namespace: v.namespace, secret: secret(v) };
+    return { scheme: ring(sk, v.accepted).verifyUlid(v.ulid, v.fields.map(field), opts) };
+  },
+};
+
+function runVector(sk, v) {
+  let actual;
+  try {
+    actual = OPS[v.op](sk, v);
+  } catch (e) {
+    if (!(e instanceof sk.SamekeyError)) throw e;
+    actual = { error: e.code };
+  }
+  return { id: v.id, passed: isDeepStrictEqual(actual, v.expect), expected: v.expect, actual };
+}
+
+function runDocument(sk, text) {
+  const doc = JSON.parse(text);
+  if (doc.schema !== 'samekey-test-vectors/1') throw new Error(`unsupported vector schema ${doc.schema}`);
+  const outcomes = doc.vectors.map((v) => runVector(sk, v));
+  if (new Set(outcomes.map((o) => o.id)).size !== outcomes.length) throw new Error('a vector id appears more than once');
+  return outcomes;
+}
+
+module.exports = { runDocument, runVector };
