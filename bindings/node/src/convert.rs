@@ -9,7 +9,7 @@ use crate::errors::{type_error, CoreResult, Result};
 pub type Field = Either<String, Uint8Array>;
 
 pub fn scheme(name: &str) -> Result<Scheme> {
-    name.parse().js()
+    name.parse::<Scheme>().js()
 }
 
 pub fn field_bytes(f: &Field) -> &[u8] {
@@ -19,16 +19,8 @@ pub fn field_bytes(f: &Field) -> &[u8] {
     }
 }
 
-pub fn fields(fields: &[Field]) -> Vec<&[u8]> {
-    fields.iter().map(field_bytes).collect()
-}
-
 pub fn secret(secret: &Option<Uint8Array>) -> Option<&[u8]> {
     secret.as_ref().map(|s| &s[..])
-}
-
-pub fn time(ms: f64) -> Result<u64> {
-    samekey::timestamp::from_millis_f64(ms).js()
 }
 
 /// A JS value (prepared by index.js: no undefined, no cycles, BigInts as numbers) as
@@ -70,31 +62,4 @@ fn nested(depth: usize) -> Result<usize> {
         return Err(samekey::Error::NestingTooDeep(samekey::MAX_DEPTH)).js();
     }
     Ok(depth + 1)
-}
-
-/// Fields packed by index.js into one reused buffer, each as a little-endian u32 length
-/// and its bytes: one native argument instead of an array of strings, which napi would
-/// convert one by one at several times the cost of hashing them. This is transport only;
-/// the samekey framing is still done by the core.
-/// Reads fields packed by index.js one at a time.
-pub struct Packed<'a> {
-    pub buf: &'a [u8],
-    pub at: usize,
-}
-
-impl<'a> Packed<'a> {
-    pub fn next_field(&mut self) -> Result<&'a [u8]> {
-        let malformed = || type_error("malformed packed fields".into());
-        let len = self
-            .buf
-            .get(self.at..self.at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-            .ok_or_else(malformed)?;
-        let field = self
-            .buf
-            .get(self.at + 4..self.at + 4 + len)
-            .ok_or_else(malformed)?;
-        self.at += 4 + len;
-        Ok(field)
-    }
 }

@@ -20,3 +20,14 @@ impl<T> CoreResult<T> for std::result::Result<T, samekey::Error> {
         self.map_err(core)
     }
 }
+
+impl<T> CoreResult<T> for std::result::Result<T, samekey_js_wire::WireError> {
+    fn js(self) -> Result<T> {
+        self.map_err(|e| match e {
+            samekey_js_wire::WireError::Core(e) => core(e),
+            samekey_js_wire::WireError::Malformed(m) => {
+                type_error(format!("malformed packed request: {m}"))
+            }
+        })
+    }
+}

@@ -2,13 +2,13 @@
 
 use napi::bindgen_prelude::{Buffer, Float64Array, Uint8Array};
 use napi_derive::napi;
-use samekey::{Error, UlidDeriver as CoreDeriver};
+use samekey::Error;
 
-use crate::convert::{self, Field};
-use crate::errors::{type_error, CoreResult, Result};
+use crate::convert;
+use crate::errors::{CoreResult, Result};
 
 fn parse(text: &str) -> Result<samekey::Ulid> {
-    text.parse().js()
+    text.parse::<samekey::Ulid>().js()
 }
 
 /// The canonical (uppercase) text of ULID text, or `invalid_ulid`.
@@ -41,109 +41,75 @@ pub fn ulid_timestamp_ms(text: String) -> Result<f64> {
     Ok(parse(&text)?.timestamp_ms() as f64)
 }
 
-/// The exact bytes hashed for a ULID (spec §4.2, §4.3).
-#[napi]
-pub fn ulid_message(fields: Vec<Field>, namespace: String, scheme: String) -> Result<Buffer> {
-    let scheme = convert::scheme(&scheme)?;
-    let message = samekey::ulid_message(scheme, &namespace, &convert::fields(&fields)).js()?;
-    Ok(message.into())
-}
-
-fn scheme_from_code(code: u32) -> Result<samekey::Scheme> {
-    samekey::Scheme::ALL
-        .get(code as usize)
-        .copied()
-        .ok_or_else(|| type_error(format!("unknown scheme code {code}")))
-}
-
-/// Checks a deriver's settings once (index.js then sends only the scheme's code).
+/// Checks a deriver's settings once (api.js then sends only the scheme's code).
 #[napi]
 pub fn prepare_deriver(
     scheme: String,
     namespace: String,
     secret: Option<Uint8Array>,
 ) -> Result<u32> {
-    let scheme = convert::scheme(&scheme)?;
-    CoreDeriver::new(scheme, &namespace, convert::secret(&secret)).js()?;
-    Ok(samekey::Scheme::ALL
-        .iter()
-        .position(|&s| s == scheme)
-        .unwrap_or(0) as u32)
-}
-
-/// Reads what index.js packed ahead of the fields: the namespace, and the secret when
-/// `has_secret` (see `convert::unpack`).
-fn settings<'a>(
-    packed: &mut convert::Packed<'a>,
-    has_secret: bool,
-) -> Result<(&'a str, Option<&'a [u8]>)> {
-    let namespace = std::str::from_utf8(packed.next_field()?)
-        .map_err(|_| Error::InvalidString)
-        .js()?;
-    let secret = if has_secret {
-        Some(packed.next_field()?)
-    } else {
-        None
-    };
-    Ok((namespace, secret))
-}
-
-/// The id of packed fields. `packed` starts with three bytes: the scheme's code, 1 when a
-/// secret follows the namespace, and the number of fields (at most 255 here; more go
-/// through `deriveManyPacked`). A free function with two arguments: on napi each method
-/// call and each argument costs more than the hashing itself.
-#[napi]
-pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
-    let header = packed
-        .get(..3)
-        .ok_or_else(|| type_error("malformed packed fields".into()))?;
-    let (scheme, has_secret, count) = (
-        scheme_from_code(u32::from(header[0]))?,
-        header[1] == 1,
-        header[2],
-    );
-    let mut packed = convert::Packed { buf: packed, at: 3 };
-    let (namespace, secret) = settings(&mut packed, has_secret)?;
-    let fields = (0..count)
-        .map(|_| packed.next_field())
-        .collect::<Result<Vec<_>>>()?;
-    let t = convert::time(time_ms)?;
-    samekey::derive_ulid(scheme, t, namespace, &fields, secret)
-        .map(|id| id.to_string())
+    samekey_js_wire::prepare_deriver(&scheme, &namespace, convert::secret(&secret))
+        .map(u32::from)
         .js()
 }
 
-/// The ids of `times.len()` rows of `width` packed fields each, as one string of
-/// 26-character ULIDs that index.js slices (one JS string instead of thousands).
+/// Checks a key ring once; returns its scheme codes, primary first.
 #[napi]
-pub fn derive_many_packed(
-    scheme: u32,
-    has_secret: bool,
-    packed: &[u8],
-    width: u32,
-    times_ms: Float64Array,
+pub fn prepare_ring(primary: String, accepted: Vec<String>) -> Result<Buffer> {
+    samekey_js_wire::prepare_ring(&primary, &accepted)
+        .map(Buffer::from)
+        .js()
+}
+
+// The packed functions below take the whole request in one buffer (samekey-js-wire) and
+// are free functions: on napi each argument and each method call cost more than hashing.
+
+#[napi]
+pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
+    samekey_js_wire::derive(packed, time_ms).js()
+}
+
+#[napi]
+pub fn derive_many_packed(packed: &[u8], width: u32, times_ms: Float64Array) -> Result<String> {
+    samekey_js_wire::derive_many(packed, width as usize, &times_ms).js()
+}
+
+#[napi]
+pub fn ulid_message_packed(packed: &[u8]) -> Result<Buffer> {
+    samekey_js_wire::ulid_message(packed).map(Buffer::from).js()
+}
+
+#[napi]
+pub fn candidates_packed(packed: &[u8], time_ms: f64) -> Result<String> {
+    samekey_js_wire::candidates(packed, time_ms).js()
+}
+
+#[napi]
+pub fn verify_packed(packed: &[u8], ulid: String, time_ms: f64) -> Result<String> {
+    samekey_js_wire::verify(packed, &ulid, time_ms)
+        .map(String::from)
+        .js()
+}
+
+#[napi]
+pub fn ring_scheme_of_key(codes: &[u8], key: String) -> Result<String> {
+    samekey_js_wire::scheme_of_key(codes, &key)
+        .map(String::from)
+        .js()
+}
+
+#[napi]
+pub fn ring_revision_key(
+    codes: &[u8],
+    content_hash: String,
+    parent: Option<String>,
+    secret: Option<Uint8Array>,
 ) -> Result<String> {
-    if width == 0 {
-        return Err(Error::NoFields).js();
-    }
-    let scheme = scheme_from_code(scheme)?;
-    let mut packed = convert::Packed { buf: packed, at: 0 };
-    let (namespace, secret) = settings(&mut packed, has_secret)?;
-    let deriver = CoreDeriver::new(scheme, namespace, secret).js()?;
-    let mut out = Vec::with_capacity(26 * times_ms.len());
-    let mut row = Vec::with_capacity(width as usize);
-    for &t in times_ms.iter() {
-        row.clear();
-        for _ in 0..width {
-            row.push(packed.next_field()?);
-        }
-        out.extend_from_slice(
-            &deriver
-                .derive(convert::time(t)?, &row)
-                .js()?
-                .to_text_bytes(),
-        );
-    }
-    // ULID text is ASCII.
-    String::from_utf8(out).map_err(|_| type_error("non-ASCII ULID text".into()))
+    samekey_js_wire::ring_revision_key(
+        codes,
+        &content_hash,
+        parent.as_deref(),
+        convert::secret(&secret),
+    )
+    .js()
 }

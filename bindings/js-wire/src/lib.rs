@@ -1,0 +1,223 @@
+//! How samekey's JavaScript API (bindings/node/api.js) passes identity inputs to a native
+//! backend: one reused byte buffer instead of arrays of strings, because converting JS
+//! strings one argument at a time costs several times the hashing (napi and wasm-bindgen
+//! alike). This is transport only: the samekey framing is done by the core.
+//!
+//! A packed request is
+//!
+//! ```text
+//! k, scheme codes (k bytes: the first is the primary), has_secret (0/1), field count,
+//! then length-prefixed items: namespace, [secret], fields
+//! ```
+//!
+//! where an item is a little-endian u32 length and its bytes, and a scheme code is the
+//! index in `Scheme::ALL` (v0 = 0, v1 = 1, v2 = 2).
+
+#![no_std]
+extern crate alloc;
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use samekey::{Error, KeyRing, Scheme, Ulid, UlidDeriver};
+
+/// A malformed request is a bug in the JS layer, not bad user input.
+#[derive(Debug)]
+pub enum WireError {
+    Core(Error),
+    Malformed(&'static str),
+}
+
+impl From<Error> for WireError {
+    fn from(e: Error) -> Self {
+        WireError::Core(e)
+    }
+}
+
+pub type Result<T> = core::result::Result<T, WireError>;
+
+pub fn scheme_code(scheme: Scheme) -> u8 {
+    Scheme::ALL.iter().position(|&s| s == scheme).unwrap_or(0) as u8
+}
+
+fn scheme_of(code: u8) -> Result<Scheme> {
+    Scheme::ALL
+        .get(usize::from(code))
+        .copied()
+        .ok_or(WireError::Malformed("unknown scheme code"))
+}
+
+/// A decoded request; its slices borrow from the buffer.
+pub struct Request<'a> {
+    pub schemes: Vec<Scheme>,
+    pub namespace: &'a str,
+    pub secret: Option<&'a [u8]>,
+    pub count: usize,
+    buf: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Request<'a> {
+    pub fn parse(buf: &'a [u8]) -> Result<Self> {
+        let k = usize::from(*buf.first().ok_or(WireError::Malformed("empty request"))?);
+        let head = buf
+            .get(1..k + 3)
+            .ok_or(WireError::Malformed("short header"))?;
+        let schemes = head[..k]
+            .iter()
+            .map(|&c| scheme_of(c))
+            .collect::<Result<Vec<_>>>()?;
+        let (has_secret, count) = (head[k] == 1, usize::from(head[k + 1]));
+        let mut r = Request {
+            schemes,
+            namespace: "",
+            secret: None,
+            count,
+            buf,
+            at: k + 3,
+        };
+        r.namespace = core::str::from_utf8(r.item()?).map_err(|_| Error::InvalidString)?;
+        if has_secret {
+            r.secret = Some(r.item()?);
+        }
+        Ok(r)
+    }
+
+    /// The next length-prefixed item.
+    pub fn item(&mut self) -> Result<&'a [u8]> {
+        let len = self
+            .buf
+            .get(self.at..self.at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .ok_or(WireError::Malformed("truncated length"))?;
+        let item = self
+            .buf
+            .get(self.at + 4..self.at + 4 + len)
+            .ok_or(WireError::Malformed("truncated item"))?;
+        self.at += 4 + len;
+        Ok(item)
+    }
+
+    pub fn fields(&mut self, n: usize) -> Result<Vec<&'a [u8]>> {
+        (0..n).map(|_| self.item()).collect()
+    }
+
+    fn primary(&self) -> Result<Scheme> {
+        self.schemes
+            .first()
+            .copied()
+            .ok_or(WireError::Malformed("no scheme"))
+    }
+
+    fn ring(&self) -> Result<KeyRing> {
+        Ok(KeyRing::new(self.primary()?, &self.schemes[1..])?)
+    }
+}
+
+/// Checks a deriver's settings once.
+pub fn prepare_deriver(scheme: &str, namespace: &str, secret: Option<&[u8]>) -> Result<u8> {
+    let scheme: Scheme = scheme.parse()?;
+    UlidDeriver::new(scheme, namespace, secret)?;
+    Ok(scheme_code(scheme))
+}
+
+/// Checks a key ring's schemes once; returns their codes, primary first.
+pub fn prepare_ring(primary: &str, accepted: &[String]) -> Result<Vec<u8>> {
+    let primary: Scheme = primary.parse()?;
+    let accepted = accepted
+        .iter()
+        .map(|s| s.parse())
+        .collect::<core::result::Result<Vec<Scheme>, _>>()?;
+    let ring = KeyRing::new(primary, &accepted)?;
+    Ok(ring.accepted().iter().map(|&s| scheme_code(s)).collect())
+}
+
+/// The ULID text of a request's fields at `time_ms`, under its primary scheme.
+pub fn derive(packed: &[u8], time_ms: f64) -> Result<String> {
+    let mut r = Request::parse(packed)?;
+    let fields = r.fields(r.count)?;
+    let t = samekey::timestamp::from_millis_f64(time_ms)?;
+    Ok(samekey::derive_ulid(r.primary()?, t, r.namespace, &fields, r.secret)?.to_string())
+}
+
+/// The ids of `times.len()` rows of `width` fields, as one string of 26-character ULIDs.
+pub fn derive_many(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<String> {
+    if width == 0 {
+        return Err(Error::NoFields.into());
+    }
+    let mut r = Request::parse(packed)?;
+    let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
+    let mut out = Vec::with_capacity(26 * times_ms.len());
+    let mut row = Vec::with_capacity(width);
+    for &t in times_ms {
+        row.clear();
+        for _ in 0..width {
+            row.push(r.item()?);
+        }
+        let id = deriver.derive(samekey::timestamp::from_millis_f64(t)?, &row)?;
+        out.extend_from_slice(&id.to_text_bytes());
+    }
+    String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
+}
+
+/// The exact bytes hashed for a request's id (spec §4.2, §4.3).
+pub fn ulid_message(packed: &[u8]) -> Result<Vec<u8>> {
+    let mut r = Request::parse(packed)?;
+    let fields = r.fields(r.count)?;
+    Ok(samekey::ulid_message(r.primary()?, r.namespace, &fields)?)
+}
+
+/// `scheme ULID scheme ULID ...`: the id under every accepted scheme that takes the inputs.
+pub fn candidates(packed: &[u8], time_ms: f64) -> Result<String> {
+    let mut r = Request::parse(packed)?;
+    let fields = r.fields(r.count)?;
+    let t = samekey::timestamp::from_millis_f64(time_ms)?;
+    let found = r
+        .ring()?
+        .candidate_ulids(t, r.namespace, &fields, r.secret)?;
+    let parts: Vec<String> = found
+        .iter()
+        .map(|(s, id)| alloc::format!("{s} {id}"))
+        .collect();
+    Ok(parts.join(" "))
+}
+
+/// The accepted scheme that derived `ulid` from the request's inputs.
+pub fn verify(packed: &[u8], ulid: &str, time_ms: f64) -> Result<&'static str> {
+    let id: Ulid = ulid.parse()?;
+    let mut r = Request::parse(packed)?;
+    let fields = r.fields(r.count)?;
+    let t = samekey::timestamp::from_millis_f64(time_ms)?;
+    Ok(r.ring()?
+        .verify_ulid(&id, t, r.namespace, &fields, r.secret)?
+        .as_str())
+}
+
+fn ring_of(codes: &[u8]) -> Result<KeyRing> {
+    let schemes = codes
+        .iter()
+        .map(|&c| scheme_of(c))
+        .collect::<Result<Vec<_>>>()?;
+    let (primary, rest) = schemes
+        .split_first()
+        .ok_or(WireError::Malformed("no scheme"))?;
+    Ok(KeyRing::new(*primary, rest)?)
+}
+
+/// The accepted scheme of a key text, for a ring given by its codes.
+pub fn scheme_of_key(codes: &[u8], key: &str) -> Result<&'static str> {
+    Ok(ring_of(codes)?.scheme_of_key(key)?.as_str())
+}
+
+/// A revision key under a ring (the content hash's scheme must be accepted).
+pub fn ring_revision_key(
+    codes: &[u8],
+    content_hash: &str,
+    parent: Option<&str>,
+    secret: Option<&[u8]>,
+) -> Result<String> {
+    let content: samekey::ContentHash = content_hash.parse()?;
+    Ok(ring_of(codes)?
+        .derive_revision(parent, &content, secret)?
+        .to_string())
+}
