@@ -10,7 +10,7 @@
 
 function createSamekey(native, host = {}) {
 
-const ERROR_CODES = Object.freeze(native.errorCodes());
+const ERROR_CODES = Object.freeze(native.errorCodes().split(','));
 const CODES = new Set(ERROR_CODES);
 
 /** A samekey operation failed; `code` is the stable code every samekey implementation uses. */
@@ -28,7 +28,11 @@ function fail(code, message) {
 
 /** Native errors carry the core's code; wrong JS types become TypeError. */
 function translate(e) {
-  if (typeof e === 'string') e = new Error(e); // the WebAssembly backend throws strings
+  if (typeof e === 'string') {
+    // The WebAssembly backend throws `code: message` strings.
+    if (e.startsWith('TypeError: ')) return new TypeError(e.slice(11));
+    e = new Error(e);
+  }
   if (e instanceof SamekeyError || !(e instanceof Error)) return e;
   if (CODES.has(e.code)) return new SamekeyError(e.code, e.message);
   const prefixed = /^([a-z_]+): (.*)$/s.exec(e.message); // errors of off-thread tasks
@@ -426,8 +430,11 @@ function contentHash(data, { scheme = 'v1' } = {}) {
   return call(native.contentHash, dataArg(data), schemeArg(scheme));
 }
 
+const utf8 = new TextEncoder();
+
+/** Bytes to hash: a string's UTF-8 (refusing lone surrogates) or the bytes themselves. */
 function dataArg(data) {
-  if (typeof data === 'string') return text(data, 'data');
+  if (typeof data === 'string') return utf8.encode(text(data, 'data'));
   if (data instanceof Uint8Array) return data;
   throw new TypeError(`data must be a string or Uint8Array, not ${typeName(data)}`);
 }
@@ -484,7 +491,9 @@ async function contentHashAsync(source, { scheme = 'v1' } = {}) {
 
 /** The RFC 8785 canonical JSON text of a JS value (spec §6). */
 function canonicalJson(value) {
-  return call(native.canonicalJson, json(value));
+  // JSON.stringify of the checked value is only transport: the core reads its numbers
+  // as the doubles they were (spec §6.2) and writes the canonical form itself.
+  return call(native.canonicalJsonValue, JSON.stringify(json(value)));
 }
 
 /** The RFC 8785 canonical form of JSON text, parsed strictly (spec §6.1). */
@@ -493,7 +502,7 @@ function canonicalJsonText(jsonText) {
 }
 
 function contentHashJson(value, { scheme = 'v1' } = {}) {
-  return call(native.contentHashJson, json(value), schemeArg(scheme));
+  return call(native.contentHashJsonValue, JSON.stringify(json(value)), schemeArg(scheme));
 }
 
 function contentHashJsonText(jsonText, { scheme = 'v1' } = {}) {
@@ -525,7 +534,8 @@ function parseRfc3339(rfc3339) {
 
 /** `{ kind, scheme, canonical }` of a content hash or revision key text. */
 function parseKey(key) {
-  return call(native.parseKey, text(key, 'key'));
+  const [kind, scheme, canonical] = call(native.parseKey, text(key, 'key')).split(' ');
+  return { kind, scheme, canonical };
 }
 
 /** Derives under `primary` and recognises every scheme of `accepted` (spec §9). */
@@ -535,7 +545,7 @@ class KeyRing {
 
   constructor(primary, accepted = []) {
     const names = [schemeArg(primary), ...Array.from(accepted, schemeArg)];
-    this.#codes = call(native.prepareRing, names[0], names.slice(1));
+    this.#codes = call(native.prepareRing, names[0], names.slice(1).join(','));
     this.#schemes = Array.from(this.#codes, (c) => ['v0', 'v1', 'v2'][c]);
   }
 

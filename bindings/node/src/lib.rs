@@ -1,34 +1,243 @@
-//! The native half of the `samekey` npm package. It converts types only; every rule is in
-//! the core crate, and index.js adds the JS-side conveniences and `SamekeyError`.
+//! The napi backend of the `samekey` npm package: each export is one call into
+//! `samekey-js-wire`, which both JS backends share; api.js shapes the API, and every rule
+//! is in the core crate.
 
 // napi-derive registers the exports only outside cfg(test), so clippy's test build of
 // this crate (`--all-targets`) would see every export as unused.
 #![cfg_attr(test, allow(dead_code))]
 
-mod content;
-mod convert;
 mod errors;
-mod keyring;
-mod ulid;
 
+use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint8Array};
+use napi::{Env, Task};
 use napi_derive::napi;
+use samekey_js_wire as wire;
 
-/// The core's version; index.js exports it as `version()`.
+use errors::{CoreResult, Result};
+
+fn bytes(b: &Option<Uint8Array>) -> Option<&[u8]> {
+    b.as_ref().map(|b| &b[..])
+}
+
 #[napi]
 pub fn core_version() -> String {
-    samekey::VERSION.to_string()
+    samekey::VERSION.into()
 }
 
-/// The embedded subset of the shared vectors that `selftest()` runs.
 #[napi]
 pub fn selftest_vectors() -> String {
-    samekey::SELFTEST_VECTORS.to_string()
+    samekey::SELFTEST_VECTORS.into()
 }
 
 #[napi]
-pub fn error_codes() -> Vec<String> {
-    samekey::Error::CODES
-        .iter()
-        .map(|c| c.to_string())
-        .collect()
+pub fn error_codes() -> String {
+    wire::error_codes()
+}
+
+#[napi]
+pub fn prepare_deriver(
+    scheme: String,
+    namespace: String,
+    secret: Option<Uint8Array>,
+) -> Result<u32> {
+    wire::prepare_deriver(&scheme, &namespace, bytes(&secret))
+        .map(u32::from)
+        .js()
+}
+
+#[napi]
+pub fn prepare_ring(primary: String, accepted: String) -> Result<Buffer> {
+    wire::prepare_ring_csv(&primary, &accepted)
+        .map(Buffer::from)
+        .js()
+}
+
+// Free functions taking one packed buffer: on napi each argument and each method call
+// cost more than the hashing itself.
+
+#[napi]
+pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
+    wire::derive(packed, time_ms).js()
+}
+
+#[napi]
+pub fn derive_many_packed(packed: &[u8], width: u32, times_ms: Float64Array) -> Result<String> {
+    wire::derive_many(packed, width as usize, &times_ms).js()
+}
+
+#[napi]
+pub fn ulid_message_packed(packed: &[u8]) -> Result<Buffer> {
+    wire::ulid_message(packed).map(Buffer::from).js()
+}
+
+#[napi]
+pub fn candidates_packed(packed: &[u8], time_ms: f64) -> Result<String> {
+    wire::candidates(packed, time_ms).js()
+}
+
+#[napi]
+pub fn verify_packed(packed: &[u8], ulid: String, time_ms: f64) -> Result<String> {
+    wire::verify(packed, &ulid, time_ms).map(String::from).js()
+}
+
+#[napi]
+pub fn ring_scheme_of_key(codes: &[u8], key: String) -> Result<String> {
+    wire::scheme_of_key(codes, &key).map(String::from).js()
+}
+
+#[napi]
+pub fn ring_revision_key(
+    codes: &[u8],
+    content_hash: String,
+    parent: Option<String>,
+    secret: Option<Uint8Array>,
+) -> Result<String> {
+    wire::ring_revision_key(codes, &content_hash, parent.as_deref(), bytes(&secret)).js()
+}
+
+#[napi]
+pub fn ulid_canonical(text: String) -> Result<String> {
+    wire::ulid_canonical(&text).js()
+}
+
+#[napi]
+pub fn ulid_from_bytes(bytes: &[u8]) -> Result<String> {
+    wire::ulid_from_bytes(bytes).js()
+}
+
+#[napi]
+pub fn ulid_bytes(text: String) -> Result<Buffer> {
+    wire::ulid_bytes(&text).map(Buffer::from).js()
+}
+
+#[napi]
+pub fn ulid_uuid(text: String) -> Result<String> {
+    wire::ulid_uuid(&text).js()
+}
+
+#[napi]
+pub fn ulid_timestamp_ms(text: String) -> Result<f64> {
+    wire::ulid_timestamp_ms(&text).js()
+}
+
+#[napi]
+pub fn content_hash(data: &[u8], scheme: String) -> Result<String> {
+    wire::content_hash(data, &scheme).js()
+}
+
+#[napi]
+pub fn canonical_json_value(json: String) -> Result<String> {
+    wire::canonical_json_value(&json).js()
+}
+
+#[napi]
+pub fn canonical_json_text(json: String) -> Result<String> {
+    wire::canonical_json_text(&json).js()
+}
+
+#[napi]
+pub fn content_hash_json_value(json: String, scheme: String) -> Result<String> {
+    wire::content_hash_json_value(&json, &scheme).js()
+}
+
+#[napi]
+pub fn content_hash_json_text(json: String, scheme: String) -> Result<String> {
+    wire::content_hash_json_text(&json, &scheme).js()
+}
+
+#[napi]
+pub fn revision_key(
+    content_hash: String,
+    parent: Option<String>,
+    scheme: Option<String>,
+    secret: Option<Uint8Array>,
+) -> Result<String> {
+    wire::revision_key(
+        &content_hash,
+        parent.as_deref(),
+        scheme.as_deref(),
+        bytes(&secret),
+    )
+    .js()
+}
+
+#[napi]
+pub fn revision_message(
+    content_hash: String,
+    parent: Option<String>,
+    scheme: Option<String>,
+) -> Result<Buffer> {
+    wire::revision_message(&content_hash, parent.as_deref(), scheme.as_deref())
+        .map(Buffer::from)
+        .js()
+}
+
+#[napi]
+pub fn needs_write(stored: Option<String>, incoming: String) -> Result<bool> {
+    wire::needs_write(stored.as_deref(), &incoming).js()
+}
+
+#[napi(js_name = "parseRfc3339")]
+pub fn parse_rfc3339(text: String) -> Result<f64> {
+    wire::parse_rfc3339(&text).js()
+}
+
+#[napi]
+pub fn parse_key(text: String) -> Result<String> {
+    wire::parse_key(&text).js()
+}
+
+/// An incremental content hash.
+#[napi]
+pub struct ContentHasher {
+    inner: samekey::ContentHasher,
+}
+
+#[napi]
+impl ContentHasher {
+    #[napi(constructor)]
+    pub fn new(scheme: String) -> Result<Self> {
+        Ok(ContentHasher {
+            inner: wire::hasher(&scheme).js()?,
+        })
+    }
+
+    #[napi]
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+
+    #[napi]
+    pub fn finalize(&self) -> String {
+        self.inner.clone().finalize().to_string()
+    }
+}
+
+/// Hashes a file on the libuv thread pool, in constant memory.
+pub struct HashFile {
+    scheme: samekey::Scheme,
+    path: String,
+}
+
+impl Task for HashFile {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> napi::Result<String> {
+        samekey::content_hash_file(self.scheme, std::path::Path::new(&self.path))
+            .map(|h| h.to_string())
+            // A task error has no custom code; api.js reads it back from the prefix.
+            .map_err(|e| napi::Error::from_reason(format!("{}: {e}", e.code())))
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> napi::Result<String> {
+        Ok(output)
+    }
+}
+
+/// The content hash of the file at `path`, computed off the main thread.
+#[napi]
+pub fn content_hash_file(path: String, scheme: String) -> Result<AsyncTask<HashFile>> {
+    let scheme = scheme.parse::<samekey::Scheme>().js()?;
+    Ok(AsyncTask::new(HashFile { scheme, path }))
 }

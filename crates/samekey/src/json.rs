@@ -48,9 +48,22 @@ impl Value {
 
     /// Parses JSON text strictly (see the module documentation).
     pub fn parse(text: &str) -> Result<Value> {
+        Self::parse_with(text, false)
+    }
+
+    /// Parses JSON text written by a host whose numbers are all IEEE doubles, such as
+    /// JavaScript's `JSON.stringify`: an integer literal is then a double already, so it
+    /// is not range-checked (spec §6.2; `2**53` is a valid JS number). Every other rule of
+    /// [`Value::parse`] applies.
+    pub fn parse_from_doubles(text: &str) -> Result<Value> {
+        Self::parse_with(text, true)
+    }
+
+    fn parse_with(text: &str, doubles: bool) -> Result<Value> {
         let mut p = Parser {
             s: text.as_bytes(),
             at: 0,
+            doubles,
         };
         p.ws();
         let v = p.value(0)?;
@@ -65,6 +78,8 @@ impl Value {
 struct Parser<'a> {
     s: &'a [u8],
     at: usize,
+    /// Integer literals are host doubles (see [`Value::parse_from_doubles`]).
+    doubles: bool,
 }
 
 impl Parser<'_> {
@@ -302,7 +317,7 @@ impl Parser<'_> {
         }
         let text = core::str::from_utf8(&self.s[start..self.at])
             .map_err(|_| self.err("invalid number"))?;
-        if integer {
+        if integer && !self.doubles {
             // More than 17 digits is beyond 2^53 whatever they are; parse only what fits.
             let digits = text.trim_start_matches('-');
             let n = if digits.len() > 17 {

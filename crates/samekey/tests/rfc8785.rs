@@ -91,3 +91,28 @@ fn appendix_b_numbers() {
         );
     }
 }
+
+#[test]
+fn host_doubles_skip_only_the_integer_rule() {
+    use samekey::canonical_json;
+    let v = Value::parse_from_doubles("[9007199254740992, 1e20]").unwrap();
+    assert_eq!(
+        canonical_json(&v).unwrap(),
+        "[9007199254740992,100000000000000000000]"
+    );
+    assert_eq!(
+        Value::parse("9007199254740992").unwrap_err().code(),
+        "number_out_of_range"
+    );
+    for (text, code) in [
+        ("1e400", "number_out_of_range"),
+        ("{\"a\":1,\"a\":2}", "duplicate_key"),
+        ("NaN", "invalid_json"),
+    ] {
+        assert_eq!(
+            Value::parse_from_doubles(text).unwrap_err().code(),
+            code,
+            "{text}"
+        );
+    }
+}
