@@ -1,4 +1,3 @@
-/// <reference types="node" />
 /**
  * samekey: deterministic ULIDs, content hashes and revision keys that are identical,
  * byte for byte, in every language samekey supports. Rules: spec/samekey.md.
@@ -6,7 +5,7 @@
 
 /** A scheme name: `'v1'` (SHA-256), `'v2'` (BLAKE3), `'v0'` (legacy ULIDs only). */
 export type Scheme = 'v0' | 'v1' | 'v2' | (string & {});
-/** An identity field: text (hashed as UTF-8) or bytes (Buffer is a Uint8Array). */
+/** An identity field: text (hashed as UTF-8) or bytes (a Node Buffer is a Uint8Array). */
 export type Field = string | Uint8Array;
 /** A time: a valid Date, integer milliseconds since the epoch, or RFC 3339 text. */
 export type Time = Date | number | string;
@@ -36,7 +35,7 @@ export declare class Ulid {
   static parse(text: string): Ulid;
   static fromBytes(bytes: Uint8Array): Ulid;
   /** The 16 bytes. */
-  readonly bytes: Buffer;
+  readonly bytes: Uint8Array;
   /** The same 128 bits as lowercase UUID text. */
   readonly uuid: string;
   readonly timestampMs: number;
@@ -58,7 +57,7 @@ export interface UlidOptions {
 /** The deterministic ULID of `fields` at `time` (spec §4). */
 export declare function deriveUlid(fields: Iterable<Field>, options: UlidOptions): Ulid;
 /** The exact bytes hashed for a ULID, to debug a mismatch between implementations. */
-export declare function ulidMessage(fields: Iterable<Field>, options?: { namespace?: string; scheme?: Scheme }): Buffer;
+export declare function ulidMessage(fields: Iterable<Field>, options?: { namespace?: string; scheme?: Scheme }): Uint8Array;
 
 /** Derives ids for one scheme, namespace and secret, checked and prepared once. */
 export declare class UlidDeriver {
@@ -72,9 +71,13 @@ export declare class UlidDeriver {
 
 /** The content hash (`sha256:…` or `blake3:…`) of a string (UTF-8) or bytes. */
 export declare function contentHash(data: string | Uint8Array, options?: { scheme?: Scheme }): string;
-/** The content hash of a file (path or file: URL, hashed off the main thread) or of a readable stream. */
+/**
+ * The content hash of a file (a path or file: URL, in Node: hashed off the main thread by
+ * the napi package) or of a stream: any async iterable of byte chunks, such as a Node
+ * readable stream or a browser `ReadableStream`.
+ */
 export declare function contentHashAsync(
-  source: string | URL | NodeJS.ReadableStream | AsyncIterable<Uint8Array>,
+  source: string | URL | AsyncIterable<Uint8Array>,
   options?: { scheme?: Scheme },
 ): Promise<string>;
 
@@ -103,7 +106,7 @@ export interface RevisionOptions {
 
 /** The revision key `H(parent, H(data))` (spec §7). */
 export declare function revisionKey(contentHash: string, options?: RevisionOptions): string;
-export declare function revisionMessage(contentHash: string, options?: { parent?: string | null; scheme?: Scheme }): Buffer;
+export declare function revisionMessage(contentHash: string, options?: { parent?: string | null; scheme?: Scheme }): Uint8Array;
 /** Whether `incoming` content must be written over `stored`. */
 export declare function needsWrite(stored: string | null | undefined, incoming: string): boolean;
 /** Milliseconds since the epoch of RFC 3339 text with an offset. */

@@ -9,6 +9,19 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 
+/// A double as text for messages, through the ECMAScript formatter the canonical form
+/// already needs: `f64`'s own `Display` would add a second float printer to the binary,
+/// a real cost in the WebAssembly build.
+pub(crate) fn number_text(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        ryu_js::Buffer::new().format_finite(n).into()
+    }
+}
+
 /// Largest integer magnitude every JSON implementation represents exactly (2^53 - 1).
 pub const MAX_SAFE_INTEGER: i128 = (1 << 53) - 1;
 
@@ -34,7 +47,7 @@ impl Value {
         if n.is_finite() {
             Ok(Value::Number(n))
         } else {
-            Err(Error::NumberOutOfRange(alloc::format!("{n}")))
+            Err(Error::NumberOutOfRange(number_text(n)))
         }
     }
 

@@ -33,11 +33,12 @@ pub fn from_millis_f64(t: f64) -> Result<u64> {
     let integral = t.abs() >= 4_503_599_627_370_496.0 || (t as i64) as f64 == t;
     if !t.is_finite() || !integral {
         return Err(Error::InvalidTimestamp(format!(
-            "{t} milliseconds (not an integer)"
+            "{} is not an integer number of milliseconds",
+            crate::json::number_text(t)
         )));
     }
     if !(0.0..=MAX_MS as f64).contains(&t) {
-        return Err(Error::TimestampOutOfRange(format!("{t}")));
+        return Err(Error::TimestampOutOfRange(crate::json::number_text(t)));
     }
     Ok(t as u64)
 }

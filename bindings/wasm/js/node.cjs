@@ -1,0 +1,12 @@
+'use strict';
+// Node entry of samekey-wasm (CommonJS); node.mjs re-exports these same objects.
+const fs = require('node:fs');
+const url = require('node:url');
+const createSamekey = require('./api.cjs');
+const { runDocument } = require('./vectors.cjs');
+
+module.exports = createSamekey(require('./node/samekey_node.js'), {
+  runDocument,
+  fileURLToPath: url.fileURLToPath,
+  openFile: (path) => fs.createReadStream(path),
+});

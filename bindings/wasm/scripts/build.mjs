@@ -1,0 +1,40 @@
+// Builds pkg/: the WebAssembly module for browsers (wasm-bindgen `web` target) and for
+// Node (`nodejs` target), each optimized by wasm-opt, plus the JS API shared with the
+// napi package (../node/api.js and vectors.js: CommonJS for Node, an ES-module copy for
+// browsers) and the entry points in js/.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const repo = path.resolve(root, '../..');
+const pkg = path.join(root, 'pkg');
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit', ...opts });
+
+run('cargo', ['build', '-p', 'samekey-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm-release'], { cwd: repo });
+const wasm = path.join(repo, 'target/wasm32-unknown-unknown/wasm-release/samekey_wasm.wasm');
+
+fs.rmSync(pkg, { recursive: true, force: true });
+for (const [target, name] of [['web', 'samekey_web'], ['nodejs', 'samekey_node']]) {
+  const out = path.join(pkg, target === 'web' ? 'web' : 'node');
+  run('wasm-bindgen', ['--target', target, '--out-dir', out, '--out-name', name, wasm]);
+  const file = path.join(out, `${name}_bg.wasm`);
+  // Debian's wasm-opt is too old for this output; the npm binaryen package is not.
+  run(path.join(root, 'node_modules/.bin/wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-sign-ext',
+    '--enable-nontrapping-float-to-int', '--enable-mutable-globals', file, '-o', file]);
+}
+
+// wasm-bindgen's nodejs output is CommonJS; this package is "type": "module".
+fs.writeFileSync(path.join(pkg, 'node', 'package.json'), '{ "type": "commonjs" }\n');
+
+const nodeDir = path.join(repo, 'bindings/node');
+const toModule = (source, exportLine) => source.replace(/^'use strict';\n/, '').replace(/^module\.exports = (.*);\n?$/m, exportLine);
+fs.copyFileSync(path.join(nodeDir, 'api.js'), path.join(pkg, 'api.cjs'));
+fs.copyFileSync(path.join(nodeDir, 'vectors.js'), path.join(pkg, 'vectors.cjs'));
+fs.writeFileSync(path.join(pkg, 'api.js'), toModule(fs.readFileSync(path.join(nodeDir, 'api.js'), 'utf8'), 'export default createSamekey;\n'));
+fs.writeFileSync(path.join(pkg, 'vectors.js'), toModule(fs.readFileSync(path.join(nodeDir, 'vectors.js'), 'utf8'), 'export { runDocument, runVector };\n'));
+fs.copyFileSync(path.join(nodeDir, 'index.d.ts'), path.join(pkg, 'index.d.ts'));
+for (const entry of fs.readdirSync(path.join(root, 'js'))) fs.copyFileSync(path.join(root, 'js', entry), path.join(pkg, entry));
+console.log(`built ${path.relative(repo, pkg)}`);

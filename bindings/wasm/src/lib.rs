@@ -1,0 +1,203 @@
+//! The WebAssembly backend of the `samekey-wasm` npm package: the same exports, names and
+//! argument types as the napi backend (bindings/node/src/lib.rs), each one call into
+//! `samekey-js-wire`, so that one JS API layer (bindings/node/api.js) serves both.
+//! Errors cross as `code: message` strings, which the JS layer turns into `SamekeyError`.
+
+use samekey_js_wire as wire;
+use wasm_bindgen::prelude::*;
+
+type Result<T> = core::result::Result<T, String>;
+
+fn js<T>(r: wire::Result<T>) -> Result<T> {
+    r.map_err(|e| match e {
+        wire::WireError::Core(e) => format!("{}: {e}", e.code()),
+        wire::WireError::Malformed(m) => format!("TypeError: malformed packed request: {m}"),
+    })
+}
+
+#[wasm_bindgen(js_name = coreVersion)]
+pub fn core_version() -> String {
+    samekey::VERSION.into()
+}
+
+#[wasm_bindgen(js_name = selftestVectors)]
+pub fn selftest_vectors() -> String {
+    samekey::SELFTEST_VECTORS.into()
+}
+
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> String {
+    wire::error_codes()
+}
+
+#[wasm_bindgen(js_name = prepareDeriver)]
+pub fn prepare_deriver(scheme: &str, namespace: &str, secret: Option<Vec<u8>>) -> Result<u32> {
+    js(wire::prepare_deriver(scheme, namespace, secret.as_deref()).map(u32::from))
+}
+
+#[wasm_bindgen(js_name = prepareRing)]
+pub fn prepare_ring(primary: &str, accepted: &str) -> Result<Vec<u8>> {
+    js(wire::prepare_ring_csv(primary, accepted))
+}
+
+#[wasm_bindgen(js_name = derivePacked)]
+pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
+    js(wire::derive(packed, time_ms))
+}
+
+#[wasm_bindgen(js_name = deriveManyPacked)]
+pub fn derive_many_packed(packed: &[u8], width: u32, times_ms: &[f64]) -> Result<String> {
+    js(wire::derive_many(packed, width as usize, times_ms))
+}
+
+#[wasm_bindgen(js_name = ulidMessagePacked)]
+pub fn ulid_message_packed(packed: &[u8]) -> Result<Vec<u8>> {
+    js(wire::ulid_message(packed))
+}
+
+#[wasm_bindgen(js_name = candidatesPacked)]
+pub fn candidates_packed(packed: &[u8], time_ms: f64) -> Result<String> {
+    js(wire::candidates(packed, time_ms))
+}
+
+#[wasm_bindgen(js_name = verifyPacked)]
+pub fn verify_packed(packed: &[u8], ulid: &str, time_ms: f64) -> Result<String> {
+    js(wire::verify(packed, ulid, time_ms).map(String::from))
+}
+
+#[wasm_bindgen(js_name = ringSchemeOfKey)]
+pub fn ring_scheme_of_key(codes: &[u8], key: &str) -> Result<String> {
+    js(wire::scheme_of_key(codes, key).map(String::from))
+}
+
+#[wasm_bindgen(js_name = ringRevisionKey)]
+pub fn ring_revision_key(
+    codes: &[u8],
+    content_hash: &str,
+    parent: Option<String>,
+    secret: Option<Vec<u8>>,
+) -> Result<String> {
+    js(wire::ring_revision_key(
+        codes,
+        content_hash,
+        parent.as_deref(),
+        secret.as_deref(),
+    ))
+}
+
+#[wasm_bindgen(js_name = ulidCanonical)]
+pub fn ulid_canonical(text: &str) -> Result<String> {
+    js(wire::ulid_canonical(text))
+}
+
+#[wasm_bindgen(js_name = ulidFromBytes)]
+pub fn ulid_from_bytes(bytes: &[u8]) -> Result<String> {
+    js(wire::ulid_from_bytes(bytes))
+}
+
+#[wasm_bindgen(js_name = ulidBytes)]
+pub fn ulid_bytes(text: &str) -> Result<Vec<u8>> {
+    js(wire::ulid_bytes(text))
+}
+
+#[wasm_bindgen(js_name = ulidUuid)]
+pub fn ulid_uuid(text: &str) -> Result<String> {
+    js(wire::ulid_uuid(text))
+}
+
+#[wasm_bindgen(js_name = ulidTimestampMs)]
+pub fn ulid_timestamp_ms(text: &str) -> Result<f64> {
+    js(wire::ulid_timestamp_ms(text))
+}
+
+#[wasm_bindgen(js_name = contentHash)]
+pub fn content_hash(data: &[u8], scheme: &str) -> Result<String> {
+    js(wire::content_hash(data, scheme))
+}
+
+#[wasm_bindgen(js_name = canonicalJsonValue)]
+pub fn canonical_json_value(json: &str) -> Result<String> {
+    js(wire::canonical_json_value(json))
+}
+
+#[wasm_bindgen(js_name = canonicalJsonText)]
+pub fn canonical_json_text(json: &str) -> Result<String> {
+    js(wire::canonical_json_text(json))
+}
+
+#[wasm_bindgen(js_name = contentHashJsonValue)]
+pub fn content_hash_json_value(json: &str, scheme: &str) -> Result<String> {
+    js(wire::content_hash_json_value(json, scheme))
+}
+
+#[wasm_bindgen(js_name = contentHashJsonText)]
+pub fn content_hash_json_text(json: &str, scheme: &str) -> Result<String> {
+    js(wire::content_hash_json_text(json, scheme))
+}
+
+#[wasm_bindgen(js_name = revisionKey)]
+pub fn revision_key(
+    content_hash: &str,
+    parent: Option<String>,
+    scheme: Option<String>,
+    secret: Option<Vec<u8>>,
+) -> Result<String> {
+    js(wire::revision_key(
+        content_hash,
+        parent.as_deref(),
+        scheme.as_deref(),
+        secret.as_deref(),
+    ))
+}
+
+#[wasm_bindgen(js_name = revisionMessage)]
+pub fn revision_message(
+    content_hash: &str,
+    parent: Option<String>,
+    scheme: Option<String>,
+) -> Result<Vec<u8>> {
+    js(wire::revision_message(
+        content_hash,
+        parent.as_deref(),
+        scheme.as_deref(),
+    ))
+}
+
+#[wasm_bindgen(js_name = needsWrite)]
+pub fn needs_write(stored: Option<String>, incoming: &str) -> Result<bool> {
+    js(wire::needs_write(stored.as_deref(), incoming))
+}
+
+#[wasm_bindgen(js_name = parseRfc3339)]
+pub fn parse_rfc3339(text: &str) -> Result<f64> {
+    js(wire::parse_rfc3339(text))
+}
+
+#[wasm_bindgen(js_name = parseKey)]
+pub fn parse_key(text: &str) -> Result<String> {
+    js(wire::parse_key(text))
+}
+
+/// An incremental content hash (fed in chunks, for large inputs).
+#[wasm_bindgen]
+pub struct ContentHasher {
+    inner: samekey::ContentHasher,
+}
+
+#[wasm_bindgen]
+impl ContentHasher {
+    #[wasm_bindgen(constructor)]
+    pub fn new(scheme: &str) -> Result<ContentHasher> {
+        Ok(ContentHasher {
+            inner: js(wire::hasher(scheme))?,
+        })
+    }
+
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+
+    pub fn finalize(&self) -> String {
+        self.inner.clone().finalize().to_string()
+    }
+}
