@@ -4,6 +4,9 @@ use alloc::string::String;
 
 /// Every way a samekey operation can fail.
 ///
+/// Messages quote inputs with `"{}"`, not `{:?}`: Debug formatting of strings would put
+/// Unicode escape tables into every binary, a real cost in the WebAssembly build.
+///
 /// Each variant has a stable [`code`](Error::code); that string, not the message,
 /// is what bindings, test vectors and the C ABI expose, so it never changes once
 /// published. Messages say what was wrong and what is allowed.
@@ -22,7 +25,7 @@ pub enum Error {
     InvalidString,
     #[error("the secret is empty: a keyed derivation needs at least one byte of secret")]
     EmptySecret,
-    #[error("unknown scheme {0:?}: known schemes are v0, v1 and v2")]
+    #[error("unknown scheme \"{0}\": known schemes are v0, v1 and v2")]
     UnknownScheme(String),
     #[error("scheme {scheme} does not support {operation}")]
     SchemeNotSupported {
@@ -33,9 +36,9 @@ pub enum Error {
     NamespaceNotSupported,
     #[error("scheme v0 has no secret: derive without a secret or use v1/v2")]
     SecretNotSupported,
-    #[error("invalid ULID {0:?}: expected 26 Crockford base32 characters (0-9, A-Z without I, L, O, U), first character 0-7")]
+    #[error("invalid ULID \"{0}\": expected 26 Crockford base32 characters (0-9, A-Z without I, L, O, U), first character 0-7")]
     InvalidUlid(String),
-    #[error("invalid key {0:?}: {1}")]
+    #[error("invalid key \"{0}\": {1}")]
     InvalidKey(String, &'static str),
     #[error("scheme mismatch: {0}")]
     SchemeMismatch(String),
@@ -45,7 +48,7 @@ pub enum Error {
         "the parent revision is empty: pass no parent for a root revision, or a non-empty parent"
     )]
     EmptyParent,
-    #[error("duplicate object key {0:?} in JSON")]
+    #[error("duplicate object key \"{0}\" in JSON")]
     DuplicateKey(String),
     #[error("number {0} is out of range: integers must be within ±(2^53-1) and numbers finite")]
     NumberOutOfRange(String),

@@ -16,13 +16,19 @@ fn utf16_cmp(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-pub(crate) fn check_unique_keys(members: &[(String, Value)]) -> Result<()> {
-    let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
-    keys.sort_unstable();
-    match keys.windows(2).find(|w| w[0] == w[1]) {
-        Some(w) => Err(Error::DuplicateKey(w[0].into())),
-        None => Ok(()),
+/// Members in canonical order, or `duplicate_key`. (One sort for parsing and writing:
+/// every extra instantiation of a sort is code in the WebAssembly download.)
+fn sorted_members(members: &[(String, Value)]) -> Result<Vec<&(String, Value)>> {
+    let mut sorted: Vec<&(String, Value)> = members.iter().collect();
+    sorted.sort_by(|a, b| utf16_cmp(&a.0, &b.0));
+    if let Some(w) = sorted.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(Error::DuplicateKey(w[0].0.clone()));
     }
+    Ok(sorted)
+}
+
+pub(crate) fn check_unique_keys(members: &[(String, Value)]) -> Result<()> {
+    sorted_members(members).map(|_| ())
 }
 
 /// The canonical text of a JSON value.
@@ -76,13 +82,8 @@ fn write_value(out: &mut String, value: &Value, depth: usize) -> Result<()> {
             if depth >= MAX_DEPTH {
                 return Err(Error::NestingTooDeep(MAX_DEPTH));
             }
-            let mut sorted: Vec<&(String, Value)> = members.iter().collect();
-            sorted.sort_by(|a, b| utf16_cmp(&a.0, &b.0));
-            if let Some(w) = sorted.windows(2).find(|w| w[0].0 == w[1].0) {
-                return Err(Error::DuplicateKey(w[0].0.clone()));
-            }
             out.push('{');
-            for (i, (k, v)) in sorted.into_iter().enumerate() {
+            for (i, (k, v)) in sorted_members(members)?.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }

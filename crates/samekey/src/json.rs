@@ -54,7 +54,7 @@ impl Value {
     /// A host integer; beyond ±(2^53-1) it is `number_out_of_range`, never rounded.
     pub fn integer(n: i128) -> Result<Value> {
         if n.abs() > MAX_SAFE_INTEGER {
-            return Err(Error::NumberOutOfRange(alloc::format!("{n}")));
+            return Err(Error::NumberOutOfRange(crate::timestamp::wide_int_text(n)));
         }
         Ok(Value::Number(n as f64))
     }
@@ -336,14 +336,14 @@ impl Parser<'_> {
             let n = if digits.len() > 17 {
                 None
             } else {
-                text.parse::<i128>().ok()
+                text.parse::<i64>().ok().map(i128::from)
             };
             return match n {
                 Some(n) => Value::integer(n),
                 None => Err(Error::NumberOutOfRange(text.into())),
             };
         }
-        let f: f64 = text.parse().map_err(|_| self.err("invalid number"))?;
+        let f = crate::decimal::parse(text);
         if f.is_infinite() {
             return Err(Error::NumberOutOfRange(text.into()));
         }

@@ -29,15 +29,15 @@ impl KeyRing {
     /// # Ok::<(), samekey::Error>(())
     /// ```
     pub fn new(primary: Scheme, also_accepted: &[Scheme]) -> Result<Self> {
-        let mut others: Vec<Scheme> = also_accepted
-            .iter()
-            .copied()
-            .filter(|&s| s != primary)
-            .collect();
-        others.sort_unstable_by(|a, b| b.cmp(a));
-        others.dedup();
         let mut accepted = alloc::vec![primary];
-        accepted.extend(others);
+        // Newest first, each once: walk the schemes from the newest.
+        accepted.extend(
+            Scheme::ALL
+                .iter()
+                .rev()
+                .copied()
+                .filter(|s| *s != primary && also_accepted.contains(s)),
+        );
         Ok(KeyRing { primary, accepted })
     }
 

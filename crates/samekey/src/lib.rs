@@ -24,6 +24,7 @@ mod text_serde;
 mod content;
 #[cfg(feature = "std")]
 mod content_file;
+mod decimal;
 mod error;
 mod framing;
 mod guard;

@@ -22,7 +22,17 @@ pub fn from_millis_i128(t: i128) -> Result<u64> {
     u64::try_from(t)
         .ok()
         .filter(|&t| t <= MAX_MS)
-        .ok_or_else(|| Error::TimestampOutOfRange(t.to_string()))
+        .ok_or_else(|| Error::TimestampOutOfRange(wide_int_text(t)))
+}
+
+/// An `i128` for messages without `i128`'s own formatter (which brings 128-bit division
+/// into the WebAssembly build); hosts' integers beyond 64 bits are not worth spelling out.
+pub(crate) fn wide_int_text(n: i128) -> String {
+    match i64::try_from(n) {
+        Ok(n) => n.to_string(),
+        Err(_) if n > 0 => "a number above 2^63".into(),
+        Err(_) => "a number below -2^63".into(),
+    }
 }
 
 /// Converts a host floating-point number of milliseconds (JavaScript `number`).
@@ -55,7 +65,7 @@ pub fn from_millis_f64(t: f64) -> Result<u64> {
 pub fn parse_rfc3339(text: &str) -> Result<u64> {
     let ms = parse_to_signed_ms(text).ok_or_else(|| {
         Error::InvalidTimestamp(format!(
-            "{text:?} is not RFC 3339 text naming a real time: expected YYYY-MM-DDTHH:MM:SS[.fraction] and Z or ±hh:mm"
+            "\"{text}\" is not RFC 3339 text naming a real time: expected YYYY-MM-DDTHH:MM:SS[.fraction] and Z or ±hh:mm"
         ))
     })?;
     from_millis_i128(ms).map_err(|_| Error::TimestampOutOfRange(text.into()))
