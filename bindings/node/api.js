@@ -482,9 +482,14 @@ async function contentHashAsync(source, { scheme = 'v1' } = {}) {
     throw new TypeError(`source must be a path, URL, readable stream or async iterable, not ${typeName(source)}`);
   }
   const hasher = new ContentHasher({ scheme });
-  for await (const chunk of source) {
-    if (!(chunk instanceof Uint8Array)) throw new TypeError(`stream chunks must be bytes, not ${typeName(chunk)}: do not set an encoding`);
-    hasher.update(chunk);
+  try {
+    for await (const chunk of source) {
+      if (!(chunk instanceof Uint8Array)) throw new TypeError(`stream chunks must be bytes, not ${typeName(chunk)}: do not set an encoding`);
+      hasher.update(chunk);
+    }
+  } catch (e) {
+    if (e instanceof TypeError || e instanceof SamekeyError) throw e;
+    throw new SamekeyError('io_error', `reading the data failed: ${e && e.message}`);
   }
   return hasher.digest();
 }

@@ -2,10 +2,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import samekey, { deriveUlid, SamekeyError } from 'samekey';
+
+// SAMEKEY_JS_PACKAGE / SAMEKEY_JS_MODULE (its CommonJS and ES-module entries) run this
+// against another package with the same API (samekey-wasm).
+const name = process.env.SAMEKEY_JS_PACKAGE || 'samekey';
+const { default: samekey, deriveUlid, SamekeyError } = await import(process.env.SAMEKEY_JS_MODULE || name);
 
 test('import and require give the same module', () => {
-  const required = createRequire(import.meta.url)('samekey');
+  const required = createRequire(import.meta.url)(name);
   assert.equal(samekey, required);
   assert.equal(SamekeyError, required.SamekeyError);
   assert.equal(deriveUlid(['a'], { time: 1 }).toString(), required.deriveUlid(['a'], { time: 1 }).toString());

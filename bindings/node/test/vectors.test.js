@@ -4,7 +4,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const samekey = require('samekey');
+// SAMEKEY_JS_PACKAGE runs these tests against another package with the same API (samekey-wasm).
+const samekey = require(process.env.SAMEKEY_JS_PACKAGE || 'samekey');
 const { runDocument } = require('../vectors.js');
 
 const file = process.env.SAMEKEY_VECTORS || path.join(__dirname, '..', '..', '..', 'test-vectors', 'samekey.json');
