@@ -15,14 +15,16 @@ setup:
     python3 -m pip install --quiet --disable-pip-version-check -r spec/reference/requirements.txt
 
 # The main job: build what ships: the samekey CLI (target/release/samekey), the Python
-# wheel and sdist (target/python-dist) and the npm package (target/npm).
-build: setup python-dist setup-node
+# wheel and sdist (target/python-dist) and the npm packages samekey and samekey-wasm
+# (target/npm).
+build: setup python-dist setup-node setup-wasm
     cargo build --release -p samekey-cli
     mkdir -p target/npm && cd bindings/node && npm pack --silent --pack-destination ../../target/npm >/dev/null
+    cd bindings/wasm && npm pack --silent --pack-destination ../../target/npm >/dev/null
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors lint test-python-sdist test-node-pack test-node test-rust test-python
+test: setup check-vectors check-versions lint test-python-sdist test-node-pack test-node test-wasm test-rust test-python
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
@@ -30,7 +32,7 @@ test-rust:
     #!/usr/bin/env bash
     set -uo pipefail
     log=$(mktemp)
-    cargo test --workspace --exclude samekey-python --exclude samekey-node --all-features --no-fail-fast 2>&1 | tee "$log"
+    cargo test --workspace --exclude samekey-python --exclude samekey-node --exclude samekey-wasm --all-features --no-fail-fast 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     awk '/^test result:/ {p += $4; f += $6} END {printf "rust: %d passed, %d failed\n", p, f}' "$log"
     rm -f "$log"
@@ -89,6 +91,26 @@ test-node-pack: setup-node
     node --input-type=module -e "import { selftest } from 'samekey'; console.log('packed import ok:', selftest(), 'vectors')"
     rm -rf "$out"
 
+wasm_bindgen_version := "0.2.130"
+
+# The wasm target, the wasm-bindgen CLI of exactly the crate's version, Chromium, the npm
+# packages, and the built package (bindings/wasm/pkg).
+setup-wasm:
+    rustup target add wasm32-unknown-unknown >/dev/null 2>&1
+    wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen {{wasm_bindgen_version}}" || cargo install wasm-bindgen-cli --version {{wasm_bindgen_version}}
+    test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+    cd bindings/wasm && npm ci --no-audit --no-fund --loglevel=error
+    cd bindings/wasm && node scripts/build.mjs
+
+# The WASM package: the Node binding's API tests against it (every vector; SAMEKEY_VECTORS
+# honoured), the size budget, and every vector inside headless Chromium.
+test-wasm: setup-wasm
+    cd bindings/wasm && SAMEKEY_JS_PACKAGE="$PWD/pkg/node.cjs" SAMEKEY_JS_MODULE="$PWD/pkg/node.mjs" node --test ../node/test/vectors.test.js ../node/test/api.test.js ../node/test/esm.test.mjs test/size.test.mjs test/browser.test.mjs
+
+# The same version everywhere, and generators pinned to the versions their crates use.
+check-versions:
+    python3 scripts/check_versions.py
+
 # Fail when test-vectors/samekey.json differs from a fresh run of the reference.
 check-vectors:
     python3 spec/reference/gen_vectors.py --check
@@ -114,7 +136,11 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content bench-python bench-node
+bench: bench-rust bench-instructions bench-content bench-python bench-node bench-wasm
+
+# samekey-wasm vs @noble/hashes and crypto.subtle, in Node and in headless Chromium.
+bench-wasm: setup-wasm
+    cd bindings/wasm && node bench/bench.mjs
 
 # Node addon vs the fastest node:crypto equivalent and @noble/hashes.
 bench-node: setup-node

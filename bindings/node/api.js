@@ -5,8 +5,10 @@
 // Both backends export the same functions, so code moves between the packages unchanged.
 // Every rule is in the Rust core; this file only shapes the API for JavaScript.
 //
-// `native` is the backend; `host` may provide `openFile(path)` -> async iterable of bytes
-// for hashing paths where the backend has no `contentHashFile`.
+// `native` is the backend. `host` provides `runDocument` (the vector runner, for
+// `selftest`), and may provide `openFile(path)` -> async iterable of bytes for hashing
+// paths where the backend has no `contentHashFile`, `fileURLToPath`, and
+// `copiesArguments` when the backend copies byte arguments rather than borrowing them.
 
 function createSamekey(native, host = {}) {
 
@@ -166,10 +168,13 @@ function packRequest(codes, namespace, secret, fields) {
   return at;
 }
 
-/** Calls a packed native function, then lets a huge scratch buffer go. */
+/**
+ * Calls a packed native function, then lets a huge scratch buffer go. A backend that
+ * copies byte arguments (wasm-bindgen copies into linear memory) gets only the used part.
+ */
 function withPacked(end, fn) {
   try {
-    return fn(scratch);
+    return fn(host.copiesArguments ? scratch.subarray(0, end) : scratch);
   } catch (e) {
     throw translate(e);
   } finally {

@@ -7,6 +7,7 @@ const { runDocument } = require('./vectors.cjs');
 
 module.exports = createSamekey(require('./node/samekey_node.js'), {
   runDocument,
+  copiesArguments: true,
   fileURLToPath: url.fileURLToPath,
   openFile: (path) => fs.createReadStream(path),
 });

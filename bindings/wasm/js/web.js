@@ -6,7 +6,7 @@ import { runDocument } from './vectors.js';
 
 await init();
 
-const samekey = createSamekey(native, { runDocument });
+const samekey = createSamekey(native, { runDocument, copiesArguments: true });
 export const {
   ERROR_CODES, SamekeyError, Ulid, UlidDeriver, ContentHasher, KeyRing, deriveUlid, ulidMessage, contentHash,
   contentHashAsync, canonicalJson, canonicalJsonText, contentHashJson, contentHashJsonText, revisionKey,

@@ -1,0 +1,41 @@
+"""One version for every package, and code generators pinned to exactly the version
+their crate uses (a wasm-bindgen CLI must equal the wasm-bindgen crate). Run by
+`just test`; prints what it checked."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import sys
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    cargo = tomllib.loads((ROOT / "Cargo.toml").read_text())
+    version = cargo["workspace"]["package"]["version"]
+    found = {
+        "Cargo workspace": version,
+        "bindings/python/pyproject.toml": tomllib.loads((ROOT / "bindings/python/pyproject.toml").read_text())["project"]["version"],
+        "bindings/node/package.json": json.loads((ROOT / "bindings/node/package.json").read_text())["version"],
+        "bindings/wasm/package.json": json.loads((ROOT / "bindings/wasm/package.json").read_text())["version"],
+    }
+    wasm_crate = tomllib.loads((ROOT / "bindings/wasm/Cargo.toml").read_text())["dependencies"]["wasm-bindgen"]
+    just_pin = re.search(r'wasm_bindgen_version := "([^"]+)"', (ROOT / "justfile").read_text())
+    pins = {"wasm-bindgen crate": wasm_crate.lstrip("="), "wasm-bindgen CLI (justfile)": just_pin and just_pin.group(1)}
+    failures = [f"{k} is {v}, not {version}" for k, v in found.items() if v != version]
+    if not wasm_crate.startswith("="):
+        failures.append(f"the wasm-bindgen crate is not pinned exactly: {wasm_crate!r}")
+    if len(set(pins.values())) != 1:
+        failures.append(f"wasm-bindgen versions differ: {pins}")
+    for f in failures:
+        print(f"check-versions: {f}", file=sys.stderr)
+    if not failures:
+        print(f"versions: every package is {version}; wasm-bindgen crate and CLI are {wasm_crate.lstrip('=')}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
