@@ -3,47 +3,7 @@
 // crypto.subtle.digest (asynchronous, so awaited per key). Every equivalent is checked
 // to produce the same ids before it is timed.
 
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const enc = new TextEncoder();
-const TAG = new Uint8Array(64);
-TAG.set(enc.encode('samekey/v1/ulid'));
-const MESSAGE = new Uint8Array(4096);
-MESSAGE.set(TAG);
-const VIEW = new DataView(MESSAGE.buffer);
-const ID = new Uint8Array(16);
-
-function frame(fields) {
-  let at = 64;
-  VIEW.setUint32(at, 0);
-  VIEW.setUint32(at + 4, fields.length);
-  at += 8;
-  for (const f of fields) {
-    const { written } = enc.encodeInto(f, MESSAGE.subarray(at + 4));
-    VIEW.setUint32(at, written);
-    at += 4 + written;
-  }
-  return at;
-}
-
-function base32(t, digest) {
-  const hi = Math.floor(t / 2 ** 16);
-  ID[0] = hi >>> 24; ID[1] = (hi >>> 16) & 255; ID[2] = (hi >>> 8) & 255; ID[3] = hi & 255;
-  ID[4] = (t >>> 8) & 255; ID[5] = t & 255;
-  ID.set(digest.subarray(0, 10), 6);
-  let out = '';
-  let acc = 0;
-  let bits = 2;
-  for (let i = 0; i < 16; i++) {
-    acc = (acc << 8) | ID[i];
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      out += ALPHABET[(acc >>> bits) & 31];
-    }
-    acc &= (1 << bits) - 1;
-  }
-  return out;
-}
+import { MESSAGE, base32, frame } from './equivalent.js';
 
 export async function runBench({ samekey, sha256, subtle, now, n = 20000 }) {
   const slugs = Array.from({ length: n }, (_, i) => `my-first-post-${String(i).padStart(6, '0')}`);
