@@ -151,7 +151,7 @@ function packField(f, at) {
 }
 
 /**
- * Packs a request (see crates' samekey-js-wire): scheme codes (primary first), whether
+ * Packs a request (see crates' samekey-wire): scheme codes (primary first), whether
  * a secret follows, the field count, then namespace, [secret], fields. Returns its end.
  */
 function packRequest(codes, namespace, secret, fields) {

@@ -21,11 +21,11 @@ impl<T> CoreResult<T> for std::result::Result<T, samekey::Error> {
     }
 }
 
-impl<T> CoreResult<T> for std::result::Result<T, samekey_js_wire::WireError> {
+impl<T> CoreResult<T> for std::result::Result<T, samekey_wire::WireError> {
     fn js(self) -> Result<T> {
         self.map_err(|e| match e {
-            samekey_js_wire::WireError::Core(e) => core(e),
-            samekey_js_wire::WireError::Malformed(m) => {
+            samekey_wire::WireError::Core(e) => core(e),
+            samekey_wire::WireError::Malformed(m) => {
                 type_error(format!("malformed packed request: {m}"))
             }
         })

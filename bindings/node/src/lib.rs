@@ -1,5 +1,5 @@
 //! The napi backend of the `samekey` npm package: each export is one call into
-//! `samekey-js-wire`, which both JS backends share; api.js shapes the API, and every rule
+//! `samekey-wire`, which both JS backends share; api.js shapes the API, and every rule
 //! is in the core crate.
 
 // napi-derive registers the exports only outside cfg(test), so clippy's test build of
@@ -11,7 +11,7 @@ mod errors;
 use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
-use samekey_js_wire as wire;
+use samekey_wire as wire;
 
 use errors::{CoreResult, Result};
 

@@ -1,9 +1,9 @@
 //! The WebAssembly backend of the `samekey-wasm` npm package: the same exports, names and
 //! argument types as the napi backend (bindings/node/src/lib.rs), each one call into
-//! `samekey-js-wire`, so that one JS API layer (bindings/node/api.js) serves both.
+//! `samekey-wire`, so that one JS API layer (bindings/node/api.js) serves both.
 //! Errors cross as `code: message` strings, which the JS layer turns into `SamekeyError`.
 
-use samekey_js_wire as wire;
+use samekey_wire as wire;
 use wasm_bindgen::prelude::*;
 
 type Result<T> = core::result::Result<T, String>;

@@ -1,7 +1,8 @@
-//! How samekey's JavaScript API (bindings/node/api.js) passes identity inputs to a native
-//! backend: one reused byte buffer instead of arrays of strings, because converting JS
-//! strings one argument at a time costs several times the hashing (napi and wasm-bindgen
-//! alike). This is transport only: the samekey framing is done by the core.
+//! How samekey's foreign bindings pass identity inputs to the core: one byte buffer
+//! instead of arrays of strings. For the JavaScript backends (napi, wasm-bindgen),
+//! converting strings one argument at a time costs several times the hashing; for the C
+//! ABI (and Go through cgo) a flat buffer holds no pointers, so nothing needs pinning.
+//! This is transport only: the samekey framing is done by the core.
 //!
 //! A packed request is
 //!
@@ -132,31 +133,56 @@ pub fn prepare_ring(primary: &str, accepted: &[String]) -> Result<Vec<u8>> {
     Ok(ring.accepted().iter().map(|&s| scheme_code(s)).collect())
 }
 
-/// The ULID text of a request's fields at `time_ms`, under its primary scheme.
-pub fn derive(packed: &[u8], time_ms: f64) -> Result<String> {
+/// The id of a request's fields at `t` (checked milliseconds), under its primary scheme.
+pub fn derive_id(packed: &[u8], t: u64) -> Result<Ulid> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
-    let t = samekey::timestamp::from_millis_f64(time_ms)?;
-    Ok(samekey::derive_ulid(r.primary()?, t, r.namespace, &fields, r.secret)?.to_string())
+    Ok(samekey::derive_ulid(
+        r.primary()?,
+        t,
+        r.namespace,
+        &fields,
+        r.secret,
+    )?)
 }
 
-/// The ids of `times.len()` rows of `width` fields, as one string of 26-character ULIDs.
-pub fn derive_many(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<String> {
+/// The ULID text of a request's fields at `time_ms` (a JS number).
+pub fn derive(packed: &[u8], time_ms: f64) -> Result<String> {
+    Ok(derive_id(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_string())
+}
+
+/// The ids of rows of `width` fields each, one per time, handed to `out` in order.
+pub fn derive_many_ids(
+    packed: &[u8],
+    width: usize,
+    times: impl IntoIterator<Item = core::result::Result<u64, Error>>,
+    mut out: impl FnMut(Ulid),
+) -> Result<()> {
     if width == 0 {
         return Err(Error::NoFields.into());
     }
     let mut r = Request::parse(packed)?;
     let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
-    let mut out = Vec::with_capacity(26 * times_ms.len());
     let mut row = Vec::with_capacity(width);
-    for &t in times_ms {
+    for t in times {
         row.clear();
         for _ in 0..width {
             row.push(r.item()?);
         }
-        let id = deriver.derive(samekey::timestamp::from_millis_f64(t)?, &row)?;
-        out.extend_from_slice(&id.to_text_bytes());
+        out(deriver.derive(t?, &row)?);
     }
+    Ok(())
+}
+
+/// The ids of `times.len()` rows of `width` fields, as one string of 26-character ULIDs.
+pub fn derive_many(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<String> {
+    let mut out = Vec::with_capacity(26 * times_ms.len());
+    let times = times_ms
+        .iter()
+        .map(|&t| samekey::timestamp::from_millis_f64(t));
+    derive_many_ids(packed, width, times, |id| {
+        out.extend_from_slice(&id.to_text_bytes())
+    })?;
     String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
 }
 
@@ -169,9 +195,13 @@ pub fn ulid_message(packed: &[u8]) -> Result<Vec<u8>> {
 
 /// `scheme ULID scheme ULID ...`: the id under every accepted scheme that takes the inputs.
 pub fn candidates(packed: &[u8], time_ms: f64) -> Result<String> {
+    candidates_at(packed, samekey::timestamp::from_millis_f64(time_ms)?)
+}
+
+/// [`candidates`] at checked milliseconds.
+pub fn candidates_at(packed: &[u8], t: u64) -> Result<String> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
-    let t = samekey::timestamp::from_millis_f64(time_ms)?;
     let found = r
         .ring()?
         .candidate_ulids(t, r.namespace, &fields, r.secret)?;
@@ -185,11 +215,15 @@ pub fn candidates(packed: &[u8], time_ms: f64) -> Result<String> {
 /// The accepted scheme that derived `ulid` from the request's inputs.
 pub fn verify(packed: &[u8], ulid: &str, time_ms: f64) -> Result<&'static str> {
     let id: Ulid = ulid.parse()?;
+    verify_id(packed, &id, samekey::timestamp::from_millis_f64(time_ms)?)
+}
+
+/// The accepted scheme that derived `id` from the request's inputs at `t`.
+pub fn verify_id(packed: &[u8], id: &Ulid, t: u64) -> Result<&'static str> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
-    let t = samekey::timestamp::from_millis_f64(time_ms)?;
     Ok(r.ring()?
-        .verify_ulid(&id, t, r.namespace, &fields, r.secret)?
+        .verify_ulid(id, t, r.namespace, &fields, r.secret)?
         .as_str())
 }
 
