@@ -1,0 +1,3 @@
+module samekey.invalid/go
+
+go 1.22

@@ -1,0 +1,217 @@
+package samekey
+
+/*
+#include <stdlib.h>
+#include "samekey.h"
+*/
+import "C"
+
+import (
+	"strings"
+	"time"
+	"unsafe"
+)
+
+// RevisionOptions: the parent (nil for a root revision), the scheme ("" for the content
+// hash's own), the secret (nil: not keyed).
+type RevisionOptions struct {
+	Parent *string
+	Scheme string
+	Secret []byte
+}
+
+// RevisionKey is "rev:<scheme>:<hex>" of content on a parent revision (spec §7).
+func RevisionKey(contentHash string, opts RevisionOptions) (string, error) {
+	cc := cString(contentHash)
+	defer free(cc)
+	var cs *C.char
+	if opts.Scheme != "" {
+		cs = cString(opts.Scheme)
+		defer free(cs)
+	}
+	var parent []byte
+	if opts.Parent != nil {
+		parent = []byte(*opts.Parent)
+	}
+	var out [72]C.char
+	var msg *C.char
+	err := status(C.samekey_revision_key(cs, cc, bytesPtr(parent), C.size_t(len(parent)), C.bool(opts.Parent != nil),
+		bytesPtr(opts.Secret), C.size_t(len(opts.Secret)), C.bool(opts.Secret != nil), &out[0], &msg), msg)
+	return C.GoString(&out[0]), err
+}
+
+// RevisionMessage is the exact byte string hashed for a revision key.
+func RevisionMessage(contentHash string, opts RevisionOptions) ([]byte, error) {
+	cc := cString(contentHash)
+	defer free(cc)
+	var cs *C.char
+	if opts.Scheme != "" {
+		cs = cString(opts.Scheme)
+		defer free(cs)
+	}
+	var parent []byte
+	if opts.Parent != nil {
+		parent = []byte(*opts.Parent)
+	}
+	var out *C.uint8_t
+	var n C.size_t
+	var msg *C.char
+	if err := status(C.samekey_revision_message(cs, cc, bytesPtr(parent), C.size_t(len(parent)), C.bool(opts.Parent != nil), &out, &n, &msg), msg); err != nil {
+		return nil, err
+	}
+	defer C.samekey_bytes_free(out, n)
+	return C.GoBytes(unsafe.Pointer(out), C.int(n)), nil
+}
+
+// NeedsWrite reports whether incoming content must be written over stored ("" when
+// nothing is stored): skip the write when it is false.
+func NeedsWrite(stored, incoming string) (bool, error) {
+	var cs *C.char
+	if stored != "" {
+		cs = cString(stored)
+		defer free(cs)
+	}
+	ci := cString(incoming)
+	defer free(ci)
+	var out C.bool
+	var msg *C.char
+	err := status(C.samekey_needs_write(cs, ci, &out, &msg), msg)
+	return bool(out), err
+}
+
+// ParseRFC3339 is the milliseconds since the epoch of RFC 3339 text with an offset.
+func ParseRFC3339(text string) (int64, error) {
+	b := []byte(text)
+	var out C.int64_t
+	var msg *C.char
+	err := status(C.samekey_parse_rfc3339(bytesPtr(b), C.size_t(len(b)), &out, &msg), msg)
+	return int64(out), err
+}
+
+// ParsedKey describes a content hash or revision key text.
+type ParsedKey struct {
+	Kind      string // "content" or "revision"
+	Scheme    string
+	Canonical string
+}
+
+// ParseKey parses a content hash ("sha256:...", "blake3:...") or revision key ("rev:v1:...").
+func ParseKey(key string) (ParsedKey, error) {
+	ck := cString(key)
+	defer free(ck)
+	var out *C.char
+	var msg *C.char
+	if err := status(C.samekey_parse_key(ck, &out, &msg), msg); err != nil {
+		return ParsedKey{}, err
+	}
+	defer C.samekey_string_free(out)
+	parts := strings.SplitN(C.GoString(out), " ", 3)
+	return ParsedKey{Kind: parts[0], Scheme: parts[1], Canonical: parts[2]}, nil
+}
+
+// KeyRing derives under a primary scheme and recognises the accepted ones (spec §9).
+type KeyRing struct {
+	codes []byte
+}
+
+// NewKeyRing makes a ring; accepted may repeat the primary.
+func NewKeyRing(primary string, accepted ...string) (*KeyRing, error) {
+	cp := cString(primary)
+	defer free(cp)
+	ca := cString(strings.Join(accepted, ","))
+	defer free(ca)
+	var codes [3]C.uint8_t
+	var n C.size_t
+	var msg *C.char
+	if err := status(C.samekey_prepare_ring(cp, ca, &codes[0], &n, &msg), msg); err != nil {
+		return nil, err
+	}
+	out := make([]byte, int(n))
+	for i := range out {
+		out[i] = byte(codes[i])
+	}
+	return &KeyRing{codes: out}, nil
+}
+
+// Accepted are the ring's schemes, primary first, then newest to oldest.
+func (r *KeyRing) Accepted() []string {
+	names := []string{"v0", "v1", "v2"}
+	out := make([]string, len(r.codes))
+	for i, c := range r.codes {
+		out[i] = names[c]
+	}
+	return out
+}
+
+// DeriveULID derives with the primary scheme.
+func (r *KeyRing) DeriveULID(ms int64, namespace string, secret []byte, fields ...[]byte) (ULID, error) {
+	return deriveCodes(r.codes, ms, namespace, secret, fields)
+}
+
+// Candidate is an id under one scheme.
+type Candidate struct {
+	Scheme string
+	ULID   ULID
+}
+
+// CandidateULIDs are the ids under every accepted scheme that can take the inputs.
+func (r *KeyRing) CandidateULIDs(ms int64, namespace string, secret []byte, fields ...[]byte) ([]Candidate, error) {
+	packed, err := pack(r.codes, namespace, secret, fields)
+	if err != nil {
+		return nil, err
+	}
+	var out *C.char
+	var msg *C.char
+	if err := status(C.samekey_candidates(bytesPtr(packed), C.size_t(len(packed)), C.int64_t(ms), &out, &msg), msg); err != nil {
+		return nil, err
+	}
+	defer C.samekey_string_free(out)
+	words := strings.Fields(C.GoString(out))
+	found := make([]Candidate, 0, len(words)/2)
+	for i := 0; i+1 < len(words); i += 2 {
+		id, err := ParseULID(words[i+1])
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, Candidate{Scheme: words[i], ULID: id})
+	}
+	return found, nil
+}
+
+// VerifyULID is the accepted scheme that derived id from the inputs, or
+// ErrIdentityMismatch: the guard before a write that would orphan the stored document.
+func (r *KeyRing) VerifyULID(id ULID, ms int64, namespace string, secret []byte, fields ...[]byte) (string, error) {
+	packed, err := pack(r.codes, namespace, secret, fields)
+	if err != nil {
+		return "", err
+	}
+	var out [3]C.char
+	var msg *C.char
+	err = status(C.samekey_verify(bytesPtr(packed), C.size_t(len(packed)), (*C.uint8_t)(&id[0]), C.int64_t(ms), &out[0], &msg), msg)
+	return C.GoString(&out[0]), err
+}
+
+// SchemeOfKey is the accepted scheme of a revision key or content hash text.
+func (r *KeyRing) SchemeOfKey(key string) (string, error) {
+	ck := cString(key)
+	defer free(ck)
+	var out [3]C.char
+	var msg *C.char
+	err := status(C.samekey_ring_scheme_of_key((*C.uint8_t)(&r.codes[0]), C.size_t(len(r.codes)), ck, &out[0], &msg), msg)
+	return C.GoString(&out[0]), err
+}
+
+// Verify is VerifyULID with a ring of accept (newest first) at a time.
+func Verify(id ULID, t time.Time, opts Options, accept []string, fields ...[]byte) (string, error) {
+	if len(accept) == 0 {
+		return "", newError("unknown_scheme", "accept names no scheme")
+	}
+	ring, err := NewKeyRing(accept[0], accept[1:]...)
+	if err != nil {
+		return "", err
+	}
+	return ring.VerifyULID(id, Millis(t), opts.Namespace, opts.Secret, fields...)
+}
+
+// Version is the version of the linked samekey library.
+func Version() string { return nativeVersion() }
