@@ -217,27 +217,64 @@ func (d *Deriver) Derive(ms int64, fields ...[]byte) (ULID, error) {
 	return deriveCodes([]byte{d.code}, ms, d.namespace, d.secret, fields)
 }
 
-// DeriveMany derives one id per row in a single call into the library; every row has
-// the same number of fields. It pays cgo's fixed cost once for all rows.
-func (d *Deriver) DeriveMany(ms []int64, rows [][][]byte) ([]ULID, error) {
-	if len(ms) != len(rows) {
-		return nil, newError("invalid_argument", "one time per row")
+// DeriveManyText is DeriveMany returning the ULID texts, made in the same library call.
+func (d *Deriver) DeriveManyText(ms []int64, rows [][][]byte) ([]string, error) {
+	packed, width, err := d.packRows(ms, rows)
+	if err != nil || len(rows) == 0 {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	width := len(rows[0])
-	packed, err := pack([]byte{d.code}, d.namespace, d.secret, nil)
+	buf := make([]byte, 26*len(rows))
+	var msg *C.char
+	err = status(C.samekey_derive_many_text(bytesPtr(packed), C.size_t(len(packed)), C.size_t(width),
+		(*C.int64_t)(unsafe.Pointer(&ms[0])), C.size_t(len(ms)), (*C.char)(unsafe.Pointer(&buf[0])), &msg), msg)
 	if err != nil {
 		return nil, err
 	}
+	// buf is not touched again, so the strings may share it instead of a copy.
+	all := unsafe.String(&buf[0], len(buf))
+	out := make([]string, len(rows))
+	for i := range out {
+		out[i] = all[26*i : 26*i+26]
+	}
+	return out, nil
+}
+
+func (d *Deriver) packRows(ms []int64, rows [][][]byte) ([]byte, int, error) {
+	if len(ms) != len(rows) {
+		return nil, 0, newError("invalid_argument", "one time per row")
+	}
+	if len(rows) == 0 {
+		return nil, 0, nil
+	}
+	width := len(rows[0])
+	size := 16 + len(d.namespace) + len(d.secret)
+	for _, row := range rows {
+		for _, f := range row {
+			size += 4 + len(f)
+		}
+	}
+	packed, err := pack([]byte{d.code}, d.namespace, d.secret, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	packed = append(make([]byte, 0, size), packed...)
 	for _, row := range rows {
 		if len(row) != width {
-			return nil, newError("invalid_argument", "every row needs the same number of fields")
+			return nil, 0, newError("invalid_argument", "every row needs the same number of fields")
 		}
 		for _, f := range row {
 			packed = appendItem(packed, f)
 		}
+	}
+	return packed, width, nil
+}
+
+// DeriveMany derives one id per row in a single call into the library; every row has
+// the same number of fields. It pays cgo's fixed cost once for all rows.
+func (d *Deriver) DeriveMany(ms []int64, rows [][][]byte) ([]ULID, error) {
+	packed, width, err := d.packRows(ms, rows)
+	if err != nil || len(rows) == 0 {
+		return nil, err
 	}
 	out := make([]ULID, len(rows))
 	var msg *C.char

@@ -101,6 +101,18 @@ enum SamekeyStatus samekey_derive_many(const uint8_t *packed,
                                        char **error);
 
 /**
+ * As `samekey_derive_many`, writing the 26-character ULID texts back to back (no NULs)
+ * into `texts` (26 × `rows` bytes): one call for the ids and their text.
+ */
+enum SamekeyStatus samekey_derive_many_text(const uint8_t *packed,
+                                            size_t packed_len,
+                                            size_t width,
+                                            const int64_t *times_ms,
+                                            size_t rows,
+                                            char *texts,
+                                            char **error);
+
+/**
  * The exact bytes hashed for a packed request's id; free with `samekey_bytes_free`.
  */
 enum SamekeyStatus samekey_ulid_message(const uint8_t *packed,

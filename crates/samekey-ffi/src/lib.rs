@@ -342,6 +342,41 @@ pub extern "C" fn samekey_derive_many(
     })
 }
 
+/// As `samekey_derive_many`, writing the 26-character ULID texts back to back (no NULs)
+/// into `texts` (26 × `rows` bytes): one call for the ids and their text.
+#[no_mangle]
+pub extern "C" fn samekey_derive_many_text(
+    packed: *const u8,
+    packed_len: usize,
+    width: usize,
+    times_ms: *const i64,
+    rows: usize,
+    texts: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        if times_ms.is_null() && rows > 0 {
+            return Err(Failure::Argument("NULL times"));
+        }
+        // SAFETY: the caller provides `rows` times.
+        let times = if rows == 0 {
+            &[][..]
+        } else {
+            unsafe { std::slice::from_raw_parts(times_ms, rows) }
+        };
+        let dst = out(texts.cast::<u8>(), 26 * rows)?;
+        let mut at = 0;
+        let checked = times
+            .iter()
+            .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
+        wire::derive_many_ids(bytes(packed, packed_len)?, width, checked, |id| {
+            dst[at..at + 26].copy_from_slice(&id.to_text_bytes());
+            at += 26;
+        })?;
+        Ok(())
+    })
+}
+
 /// The exact bytes hashed for a packed request's id; free with `samekey_bytes_free`.
 #[no_mangle]
 pub extern "C" fn samekey_ulid_message(

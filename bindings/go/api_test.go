@@ -1,0 +1,171 @@
+package samekey
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestErrorsCompareWithErrorsIs(t *testing.T) {
+	_, err := DeriveULID(-1, Options{}, []byte("a"))
+	if !errors.Is(err, ErrTimestampOutOfRange) || errors.Is(err, ErrInvalidULID) {
+		t.Fatalf("got %v", err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "timestamp_out_of_range" || !strings.Contains(e.Error(), "out of range") {
+		t.Fatalf("got %#v", err)
+	}
+	if _, err := ParseULID("8ZZZZZZZZZZZZZZZZZZZZZZZZZ"); !errors.Is(err, ErrInvalidULID) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := DeriveULID(0, Options{Namespace: "\xff"}, []byte("a")); !errors.Is(err, ErrInvalidString) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTimesAndULIDValues(t *testing.T) {
+	at := time.Date(2024, 5, 1, 12, 0, 0, 999_999_999, time.FixedZone("x", 7200))
+	a, err := DeriveULIDAt(at, Options{Namespace: "posts"}, Fields("hello-world", "en")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := DeriveULID(at.UnixMilli(), Options{Namespace: "posts"}, Fields("hello-world", "en")...)
+	if a != b || a.TimestampMs() != at.UnixMilli() || !a.Time().Equal(at.Truncate(time.Millisecond)) {
+		t.Fatalf("%v %v", a, b)
+	}
+	if Millis(time.UnixMilli(-1).Add(time.Microsecond)) != -1 {
+		t.Fatal("Millis must floor before 1970")
+	}
+	parsed, err := ParseULID(strings.ToLower(a.String()))
+	if err != nil || parsed != a {
+		t.Fatal(err)
+	}
+	if strings.ReplaceAll(a.UUID(), "-", "") != hex.EncodeToString(a[:]) {
+		t.Fatal(a.UUID())
+	}
+}
+
+func TestStreamingEqualsOneShot(t *testing.T) {
+	data := bytes.Repeat([]byte("samekey"), 500_000)
+	for _, scheme := range []string{"v1", "v2"} {
+		one, err := ContentHash(scheme, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, err := ContentHashReader(scheme, bytes.NewReader(data))
+		if err != nil || streamed != one {
+			t.Fatalf("%s: %s != %s (%v)", scheme, streamed, one, err)
+		}
+	}
+	sum := sha256.Sum256(data)
+	if h, _ := ContentHash("v1", data); h != "sha256:"+hex.EncodeToString(sum[:]) {
+		t.Fatal(h)
+	}
+}
+
+func TestJSONOfGoValues(t *testing.T) {
+	c, err := CanonicalJSON(map[string]any{"b": []any{1.0, 1e21, int64(1) << 53 - 1, true, nil}, "a": "é"})
+	if err != nil || c != `{"a":"é","b":[1,1e+21,9007199254740991,true,null]}` {
+		t.Fatalf("%s %v", c, err)
+	}
+	if c, err := CanonicalJSON(float64(1 << 53)); err != nil || c != "9007199254740992" {
+		t.Fatalf("a float64 is a double: %s %v", c, err)
+	}
+	for _, bad := range []any{int64(1) << 53, uint64(1) << 60, math.NaN(), math.Inf(1)} {
+		if _, err := CanonicalJSON(bad); !errors.Is(err, ErrNumberOutOfRange) {
+			t.Fatalf("%v: %v", bad, err)
+		}
+	}
+	var te *TypeError
+	if _, err := CanonicalJSON(map[int]string{1: "x"}); !errors.As(err, &te) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := CanonicalJSON("\xff"); !errors.Is(err, ErrInvalidString) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestBatchEqualsSingle(t *testing.T) {
+	d, err := NewDeriver(Options{Namespace: "posts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []int64
+	var rows [][][]byte
+	for i := 0; i < 300; i++ {
+		times = append(times, 1714564800000+int64(i))
+		rows = append(rows, Fields("post-"+string(rune('a'+i%26)), "en"))
+	}
+	many, err := d.DeriveMany(times, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		one, _ := DeriveULID(times[i], Options{Namespace: "posts"}, rows[i]...)
+		if many[i] != one {
+			t.Fatalf("row %d", i)
+		}
+	}
+	texts, err := d.DeriveManyText(times, rows)
+	if err != nil || len(texts) != len(many) {
+		t.Fatal(err)
+	}
+	for i := range many {
+		if texts[i] != many[i].String() {
+			t.Fatalf("text of row %d", i)
+		}
+	}
+	if _, err := NewDeriver(Options{Scheme: "v0", Namespace: "x"}); !errors.Is(err, ErrNamespaceNotSupported) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestGuardsAndRevisions(t *testing.T) {
+	h, _ := ContentHash("v1", []byte(`{"rows":3}`))
+	root, err := RevisionKey(h, RevisionOptions{})
+	if err != nil || !strings.HasPrefix(root, "rev:v1:") {
+		t.Fatal(root, err)
+	}
+	child, _ := RevisionKey(h, RevisionOptions{Parent: &root})
+	if child == root {
+		t.Fatal("a child differs from the root")
+	}
+	if w, _ := NeedsWrite(h, h); w {
+		t.Fatal("unchanged content needs no write")
+	}
+	if w, _ := NeedsWrite("", h); !w {
+		t.Fatal("new content needs a write")
+	}
+	legacy, _ := DeriveULID(0, Options{Scheme: "v0"}, Fields("slug", "en")...)
+	if s, err := Verify(legacy, time.UnixMilli(0), Options{}, []string{"v2", "v1", "v0"}, Fields("slug", "en")...); err != nil || s != "v0" {
+		t.Fatal(s, err)
+	}
+	if _, err := Verify(legacy, time.UnixMilli(1), Options{}, []string{"v2", "v0"}, Fields("slug", "en")...); !errors.Is(err, ErrIdentityMismatch) {
+		t.Fatal(err)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	d, _ := NewDeriver(Options{Scheme: "v2"})
+	want, _ := d.Derive(5, []byte("x"))
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 500; i++ {
+				if got, _ := d.Derive(5, []byte("x")); got != want {
+					t.Error("concurrent derivation differs")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
