@@ -25,6 +25,9 @@ def main() -> int:
     wasm_crate = tomllib.loads((ROOT / "bindings/wasm/Cargo.toml").read_text())["dependencies"]["wasm-bindgen"]
     just_pin = re.search(r'wasm_bindgen_version := "([^"]+)"', (ROOT / "justfile").read_text())
     pins = {"wasm-bindgen crate": wasm_crate.lstrip("="), "wasm-bindgen CLI (justfile)": just_pin and just_pin.group(1)}
+    cbindgen = re.search(r'cbindgen_version := "([^"]+)"', (ROOT / "justfile").read_text())
+    if not cbindgen:
+        return print("check-versions: the justfile pins no cbindgen version", file=sys.stderr) or 1
     failures = [f"{k} is {v}, not {version}" for k, v in found.items() if v != version]
     if not wasm_crate.startswith("="):
         failures.append(f"the wasm-bindgen crate is not pinned exactly: {wasm_crate!r}")

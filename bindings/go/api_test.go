@@ -70,7 +70,7 @@ func TestStreamingEqualsOneShot(t *testing.T) {
 }
 
 func TestJSONOfGoValues(t *testing.T) {
-	c, err := CanonicalJSON(map[string]any{"b": []any{1.0, 1e21, int64(1) << 53 - 1, true, nil}, "a": "é"})
+	c, err := CanonicalJSON(map[string]any{"b": []any{1.0, 1e21, int64(1)<<53 - 1, true, nil}, "a": "é"})
 	if err != nil || c != `{"a":"é","b":[1,1e+21,9007199254740991,true,null]}` {
 		t.Fatalf("%s %v", c, err)
 	}
