@@ -20,43 +20,51 @@ type RevisionOptions struct {
 	Secret []byte
 }
 
+// revisionArgs are the C arguments shared by RevisionKey and RevisionMessage; release
+// frees them.
+type revisionArgs struct {
+	content, scheme *C.char
+	parent          []byte
+	hasParent       bool
+}
+
+func newRevisionArgs(contentHash string, opts RevisionOptions) revisionArgs {
+	a := revisionArgs{content: cString(contentHash), hasParent: opts.Parent != nil}
+	if opts.Scheme != "" {
+		a.scheme = cString(opts.Scheme)
+	}
+	if opts.Parent != nil {
+		a.parent = []byte(*opts.Parent)
+	}
+	return a
+}
+
+func (a revisionArgs) release() {
+	free(a.content)
+	if a.scheme != nil {
+		free(a.scheme)
+	}
+}
+
 // RevisionKey is "rev:<scheme>:<hex>" of content on a parent revision (spec §7).
 func RevisionKey(contentHash string, opts RevisionOptions) (string, error) {
-	cc := cString(contentHash)
-	defer free(cc)
-	var cs *C.char
-	if opts.Scheme != "" {
-		cs = cString(opts.Scheme)
-		defer free(cs)
-	}
-	var parent []byte
-	if opts.Parent != nil {
-		parent = []byte(*opts.Parent)
-	}
+	a := newRevisionArgs(contentHash, opts)
+	defer a.release()
 	var out [72]C.char
 	var msg *C.char
-	err := status(C.samekey_revision_key(cs, cc, bytesPtr(parent), C.size_t(len(parent)), C.bool(opts.Parent != nil),
+	err := status(C.samekey_revision_key(a.scheme, a.content, bytesPtr(a.parent), C.size_t(len(a.parent)), C.bool(a.hasParent),
 		bytesPtr(opts.Secret), C.size_t(len(opts.Secret)), C.bool(opts.Secret != nil), &out[0], &msg), msg)
 	return C.GoString(&out[0]), err
 }
 
 // RevisionMessage is the exact byte string hashed for a revision key.
 func RevisionMessage(contentHash string, opts RevisionOptions) ([]byte, error) {
-	cc := cString(contentHash)
-	defer free(cc)
-	var cs *C.char
-	if opts.Scheme != "" {
-		cs = cString(opts.Scheme)
-		defer free(cs)
-	}
-	var parent []byte
-	if opts.Parent != nil {
-		parent = []byte(*opts.Parent)
-	}
+	a := newRevisionArgs(contentHash, opts)
+	defer a.release()
 	var out *C.uint8_t
 	var n C.size_t
 	var msg *C.char
-	if err := status(C.samekey_revision_message(cs, cc, bytesPtr(parent), C.size_t(len(parent)), C.bool(opts.Parent != nil), &out, &n, &msg), msg); err != nil {
+	if err := status(C.samekey_revision_message(a.scheme, a.content, bytesPtr(a.parent), C.size_t(len(a.parent)), C.bool(a.hasParent), &out, &n, &msg), msg); err != nil {
 		return nil, err
 	}
 	defer C.samekey_bytes_free(out, n)

@@ -292,6 +292,35 @@ pub extern "C" fn samekey_prepare_deriver(
     })
 }
 
+/// Derives `rows` rows of `width` packed fields, handing each id to `write` in order.
+fn derive_rows(
+    packed: *const u8,
+    packed_len: usize,
+    width: usize,
+    times_ms: *const i64,
+    rows: usize,
+    mut write: impl FnMut(Ulid),
+) -> Outcome {
+    if times_ms.is_null() && rows > 0 {
+        return Err(Failure::Argument("NULL times"));
+    }
+    // SAFETY: the caller provides `rows` times.
+    let times = if rows == 0 {
+        &[][..]
+    } else {
+        unsafe { std::slice::from_raw_parts(times_ms, rows) }
+    };
+    let checked = times
+        .iter()
+        .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
+    Ok(wire::derive_many_ids(
+        bytes(packed, packed_len)?,
+        width,
+        checked,
+        &mut write,
+    )?)
+}
+
 /// The 16-byte id of a packed request at `time_ms`.
 #[no_mangle]
 pub extern "C" fn samekey_derive(
@@ -320,25 +349,12 @@ pub extern "C" fn samekey_derive_many(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        if times_ms.is_null() && rows > 0 {
-            return Err(Failure::Argument("NULL times"));
-        }
-        // SAFETY: the caller provides `rows` times.
-        let times = if rows == 0 {
-            &[][..]
-        } else {
-            unsafe { std::slice::from_raw_parts(times_ms, rows) }
-        };
         let dst = out(ids, 16 * rows)?;
         let mut at = 0;
-        let checked = times
-            .iter()
-            .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
-        wire::derive_many_ids(bytes(packed, packed_len)?, width, checked, |id| {
+        derive_rows(packed, packed_len, width, times_ms, rows, |id| {
             dst[at..at + 16].copy_from_slice(id.as_bytes());
             at += 16;
-        })?;
-        Ok(())
+        })
     })
 }
 
@@ -355,25 +371,12 @@ pub extern "C" fn samekey_derive_many_text(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        if times_ms.is_null() && rows > 0 {
-            return Err(Failure::Argument("NULL times"));
-        }
-        // SAFETY: the caller provides `rows` times.
-        let times = if rows == 0 {
-            &[][..]
-        } else {
-            unsafe { std::slice::from_raw_parts(times_ms, rows) }
-        };
         let dst = out(texts.cast::<u8>(), 26 * rows)?;
         let mut at = 0;
-        let checked = times
-            .iter()
-            .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
-        wire::derive_many_ids(bytes(packed, packed_len)?, width, checked, |id| {
+        derive_rows(packed, packed_len, width, times_ms, rows, |id| {
             dst[at..at + 26].copy_from_slice(&id.to_text_bytes());
             at += 26;
-        })?;
-        Ok(())
+        })
     })
 }
 
