@@ -29,6 +29,9 @@ def main() -> int:
     if not cbindgen:
         return print("check-versions: the justfile pins no cbindgen version", file=sys.stderr) or 1
     failures = [f"{k} is {v}, not {version}" for k, v in found.items() if v != version]
+    uniffi = tomllib.loads((ROOT / "bindings/uniffi/Cargo.toml").read_text())["dependencies"]["uniffi"]["version"]
+    if not uniffi.startswith("="):
+        failures.append(f"uniffi is not pinned exactly: {uniffi!r} (its bindgen binary is built from the same crate)")
     if not wasm_crate.startswith("="):
         failures.append(f"the wasm-bindgen crate is not pinned exactly: {wasm_crate!r}")
     if len(set(pins.values())) != 1:
@@ -36,7 +39,7 @@ def main() -> int:
     for f in failures:
         print(f"check-versions: {f}", file=sys.stderr)
     if not failures:
-        print(f"versions: every package is {version}; wasm-bindgen crate and CLI are {wasm_crate.lstrip('=')}")
+        print(f"versions: every package is {version}; wasm-bindgen crate and CLI are {wasm_crate.lstrip('=')}; uniffi {uniffi.lstrip('=')} with its own bindgen")
     return 1 if failures else 0
 
 
