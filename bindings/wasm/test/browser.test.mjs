@@ -25,6 +25,7 @@ test('every vector passes in Chromium', { timeout: 120_000 }, async () => {
     assert.deepEqual(errors, []);
     assert.equal(result.failed, 0, JSON.stringify(result));
     assert.equal(result.passed, total);
+    assert.equal(result.exportsMatch, true, 'web.js names exactly the API');
     console.log(`browser: ${result.passed} passed, ${result.failed} failed`);
   } finally {
     await browser.close();

@@ -1,5 +1,5 @@
 // Runs every vector of /vectors.json through the browser build and reports the count.
-import samekey from '../pkg/web.js';
+import samekey, * as namespace from '../pkg/web.js';
 import { runDocument } from '../pkg/vectors.js';
 
 const status = document.getElementById('status');
@@ -17,7 +17,10 @@ try {
     li.textContent = `${o.id}: expected ${JSON.stringify(o.expected).slice(0, 200)}, got ${JSON.stringify(o.actual).slice(0, 200)}`;
     document.getElementById('failures').append(li);
   }
-  window.__result = { passed: outcomes.length - failed.length, failed: failed.length, ids: failed.map((o) => o.id) };
+  // The browser entry lists its named exports by hand: they must be exactly the API's.
+  const named = Object.keys(namespace).filter((k) => k !== 'default').sort();
+  const exportsMatch = JSON.stringify(named) === JSON.stringify(Object.keys(samekey).sort());
+  window.__result = { passed: outcomes.length - failed.length, failed: failed.length, ids: failed.map((o) => o.id), exportsMatch };
 } catch (e) {
   status.className = 'bad';
   status.textContent = `error: ${e}`;
