@@ -72,10 +72,7 @@ pub enum SamekeyError {
 
 impl From<Error> for SamekeyError {
     fn from(e: Error) -> Self {
-        let i = Error::CODES
-            .iter()
-            .position(|c| *c == e.code())
-            .unwrap_or(Error::CODES.len() - 1);
+        let i = e.code_index();
         SamekeyError::Failure {
             code: CODES[i],
             code_text: e.code().into(),

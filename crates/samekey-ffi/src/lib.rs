@@ -102,10 +102,7 @@ impl From<wire::WireError> for Failure {
 type Outcome<T = ()> = Result<T, Failure>;
 
 fn status_of(e: &Error) -> SamekeyStatus {
-    Error::CODES
-        .iter()
-        .position(|c| *c == e.code())
-        .map_or(SamekeyStatus::Panic, |i| BY_CODE[i])
+    BY_CODE[e.code_index()]
 }
 
 /// Runs `body`, turning failures and panics into a status and an optional message.
@@ -205,41 +202,24 @@ pub extern "C" fn samekey_version() -> *const c_char {
 /// The stable code string of a status ("ok", "timestamp_out_of_range", ...).
 #[no_mangle]
 pub extern "C" fn samekey_status_code(status: SamekeyStatus) -> *const c_char {
-    let s: &'static str = match status {
-        SamekeyStatus::Ok => "ok\0",
-        SamekeyStatus::InvalidArgument => "invalid_argument\0",
-        SamekeyStatus::Panic => "panic\0",
+    // The core's code strings with their NULs, made once: the list stays in one place.
+    static CODES: std::sync::OnceLock<Vec<CString>> = std::sync::OnceLock::new();
+    let codes = CODES.get_or_init(|| {
+        Error::CODES
+            .iter()
+            .map(|c| CString::new(*c).unwrap_or_default())
+            .collect()
+    });
+    match status {
+        SamekeyStatus::Ok => c"ok".as_ptr(),
+        SamekeyStatus::InvalidArgument => c"invalid_argument".as_ptr(),
+        SamekeyStatus::Panic => c"panic".as_ptr(),
         other => match BY_CODE.iter().position(|s| *s == other) {
-            Some(i) => CODES_NUL[i],
-            None => "panic\0",
+            Some(i) => codes[i].as_ptr(),
+            None => c"panic".as_ptr(),
         },
-    };
-    s.as_ptr().cast()
+    }
 }
-
-const CODES_NUL: [&str; 21] = [
-    "timestamp_out_of_range\0",
-    "invalid_timestamp\0",
-    "no_fields\0",
-    "field_too_long\0",
-    "invalid_string\0",
-    "empty_secret\0",
-    "unknown_scheme\0",
-    "scheme_not_supported\0",
-    "namespace_not_supported\0",
-    "secret_not_supported\0",
-    "invalid_ulid\0",
-    "invalid_key\0",
-    "scheme_mismatch\0",
-    "scheme_not_accepted\0",
-    "empty_parent\0",
-    "duplicate_key\0",
-    "number_out_of_range\0",
-    "invalid_json\0",
-    "nesting_too_deep\0",
-    "identity_mismatch\0",
-    "io_error\0",
-];
 
 /// Frees a string this library returned. NULL is allowed.
 #[no_mangle]

@@ -92,6 +92,13 @@ impl Error {
         }
     }
 
+    /// This error's position in [`Error::CODES`], for bindings that mirror the codes as
+    /// an enum of their own (C, Kotlin, Swift).
+    pub fn code_index(&self) -> usize {
+        let code = self.code();
+        Self::CODES.iter().position(|c| *c == code).unwrap_or(0)
+    }
+
     /// Every code the core can return, in a stable order (for bindings' enums and docs).
     pub const CODES: &'static [&'static str] = &[
         "timestamp_out_of_range",
@@ -164,5 +171,8 @@ mod tests {
         ];
         let codes: alloc::vec::Vec<&str> = all.iter().map(Error::code).collect();
         assert_eq!(codes, Error::CODES);
+        for (i, e) in all.iter().enumerate() {
+            assert_eq!(e.code_index(), i);
+        }
     }
 }
