@@ -3,7 +3,7 @@
 import java.io.File
 import org.json.JSONArray
 import org.json.JSONObject
-import uniffi.samekey_uniffi.*
+import samekey.*
 
 fun hex(b: ByteArray): String = b.joinToString("") { "%02x".format(it) }
 

@@ -1,0 +1,110 @@
+// Every shared vector through the generated Swift API (SAMEKEY_VECTORS overrides the
+// file), errors included; prints "N passed, M failed".
+import Foundation
+import XCTest
+import Samekey
+
+private let defaultVectors = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()
+    .appendingPathComponent("../../../../test-vectors/samekey.json").standardized
+
+private func unhex(_ s: String) -> Data {
+    var out = Data(capacity: s.utf8.count / 2)
+    var it = s.utf8.makeIterator()
+    while let hi = it.next(), let lo = it.next() {
+        out.append(UInt8(String(bytes: [hi, lo], encoding: .ascii)!, radix: 16)!)
+    }
+    return out
+}
+
+private func hex(_ d: Data) -> String { d.map { String(format: "%02x", $0) }.joined() }
+
+private func fields(_ v: [String: Any]) -> [Data] {
+    (v["fields"] as! [Any]).map { f in
+        if let s = f as? String { return Data(s.utf8) }
+        return unhex((f as! [String: Any])["hex"] as! String)
+    }
+}
+
+private func secret(_ v: [String: Any]) -> Data? { (v["secret_hex"] as? String).map(unhex) }
+
+private func int64(_ x: Any?) -> Int64 { (x as! NSNumber).int64Value }
+
+private func ring(_ v: [String: Any]) throws -> KeyRing {
+    let names = v["accepted"] as! [String]
+    return try KeyRing(primary: names[0], accepted: Array(names.dropFirst()))
+}
+
+private func runVector(_ v: [String: Any]) throws -> [String: AnyHashable] {
+    let str = { (k: String) in v[k] as! String }
+    switch str("op") {
+    case "ulid":
+        let id = try deriveUlid(schemeName: str("scheme"), timestampMs: int64(v["timestamp_ms"]),
+                                namespace: str("namespace"), fields: fields(v), secret: secret(v))
+        let m = try ulidMessage(schemeName: str("scheme"), namespace: str("namespace"), fields: fields(v))
+        return ["ulid": id.ulid, "uuid": id.uuid, "message_hex": hex(m)]
+    case "content":
+        return ["hash": try contentHash(schemeName: str("scheme"), data: unhex(str("data_hex")))]
+    case "content_json":
+        return ["canonical": try canonicalJsonText(json: str("json")),
+                "hash": try contentHashJsonText(schemeName: str("scheme"), json: str("json"))]
+    case "revision":
+        let parent = v["parent"] as? String
+        let key = try revisionKey(schemeName: str("scheme"), contentHash: str("content_hash"), parent: parent, secret: secret(v))
+        let m = try revisionMessage(schemeName: str("scheme"), contentHash: str("content_hash"), parent: parent)
+        return ["key": key, "message_hex": hex(m)]
+    case "timestamp":
+        return ["timestamp_ms": try parseRfc3339(text: str("rfc3339"))]
+    case "ulid_parse":
+        let u = try parseUlid(text: str("text"))
+        return ["ulid": u.ulid, "uuid": u.uuid, "timestamp_ms": u.timestampMs]
+    case "key_parse":
+        let k = try parseKey(text: str("text"))
+        let scheme = v["accepted"] != nil ? try ring(v).schemeOfKey(key: str("text")) : k.scheme
+        return ["kind": k.kind, "scheme": scheme, "canonical": k.canonical]
+    case "verify":
+        let scheme = try ring(v).verifyUlid(ulid: str("ulid"), timestampMs: int64(v["timestamp_ms"]),
+                                            namespace: str("namespace"), fields: fields(v), secret: secret(v))
+        return ["scheme": scheme]
+    case let op:
+        XCTFail("unknown op \(op)")
+        return [:]
+    }
+}
+
+/// The expectation as Swift values (numbers as Int64), comparable with run()'s.
+private func expected(_ o: [String: Any]) -> [String: AnyHashable] {
+    o.mapValues { x -> AnyHashable in
+        if let s = x as? String { return s }
+        return int64(x)
+    }
+}
+
+final class VectorTests: XCTestCase {
+    func testEveryVector() throws {
+        let override = ProcessInfo.processInfo.environment["SAMEKEY_VECTORS"] ?? ""
+        let path = override.isEmpty ? defaultVectors : URL(fileURLWithPath: override)
+        let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as! [String: Any]
+        XCTAssertEqual(doc["schema"] as? String, "samekey-test-vectors/1")
+        let vectors = doc["vectors"] as! [[String: Any]]
+        XCTAssertFalse(vectors.isEmpty)
+        var passed = 0, failed = 0
+        var ids = Set<String>()
+        for v in vectors {
+            let id = v["id"] as! String
+            XCTAssertTrue(ids.insert(id).inserted, "duplicate vector id \(id)")
+            let got: [String: AnyHashable]
+            do {
+                got = try runVector(v)
+            } catch let SamekeyError.Failure(_, codeText, _) {
+                got = ["error": codeText]
+            }
+            let want = expected(v["expect"] as! [String: Any])
+            if got == want { passed += 1 } else {
+                failed += 1
+                XCTFail("\(id): expected \(want), got \(got)")
+            }
+        }
+        print("swift vectors (\(path.path)): \(passed) passed, \(failed) failed")
+    }
+}
