@@ -152,6 +152,7 @@ generate-bindings:
     cargo build -p samekey-uniffi
     ./target/debug/uniffi-bindgen generate --library target/debug/libsamekey_uniffi.so --language kotlin --out-dir target/uniffi/kotlin --no-format
     ./target/debug/uniffi-bindgen generate --library target/debug/libsamekey_uniffi.so --language swift --out-dir target/uniffi/swift --no-format
+    mkdir -p bindings/swift/Sources/Samekey
     cp target/uniffi/swift/Samekey.swift bindings/swift/Sources/Samekey/Samekey.swift
     cp target/uniffi/swift/SamekeyFFI.h bindings/swift/Sources/SamekeyFFI/SamekeyFFI.h
 
