@@ -1,0 +1,300 @@
+//! The store: SQLite (a file, the default) or PostgreSQL, the same SQL on both. The
+//! database, not the process, decides which of two identical registrations creates the
+//! row: a primary key and `INSERT ... ON CONFLICT DO NOTHING`, so any number of server
+//! processes on one PostgreSQL stay correct.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::Row;
+
+/// A stored revision, as every read and write returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revision {
+    pub key: String,
+    pub parent: Option<String>,
+    pub scheme: String,
+    pub content_hash: String,
+    pub media_type: String,
+    pub size: i64,
+    pub created_at_ms: i64,
+}
+
+#[derive(Debug, Clone)]
+pub enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The same code over either pool; each arm is compiled for its own database.
+macro_rules! on_pool {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            Db::Sqlite($pool) => $body,
+            Db::Postgres($pool) => $body,
+        }
+    };
+}
+
+const SQLITE_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, data BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS revisions (key TEXT PRIMARY KEY, parent TEXT REFERENCES revisions(key), \
+     scheme TEXT NOT NULL, content_hash TEXT NOT NULL REFERENCES contents(hash), media_type TEXT NOT NULL, \
+     size BIGINT NOT NULL, created_at_ms BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS revisions_parent ON revisions(parent)",
+];
+
+const POSTGRES_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, data BYTEA NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS revisions (key TEXT PRIMARY KEY, parent TEXT REFERENCES revisions(key), \
+     scheme TEXT NOT NULL, content_hash TEXT NOT NULL REFERENCES contents(hash), media_type TEXT NOT NULL, \
+     size BIGINT NOT NULL, created_at_ms BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS revisions_parent ON revisions(parent)",
+];
+
+const COLUMNS: &str = "key, parent, scheme, content_hash, media_type, size, created_at_ms";
+
+macro_rules! revision_from_row {
+    ($row:expr) => {
+        Revision {
+            key: $row.try_get("key")?,
+            parent: $row.try_get("parent")?,
+            scheme: $row.try_get("scheme")?,
+            content_hash: $row.try_get("content_hash")?,
+            media_type: $row.try_get("media_type")?,
+            size: $row.try_get("size")?,
+            created_at_ms: $row.try_get("created_at_ms")?,
+        }
+    };
+}
+
+impl Db {
+    /// Opens `url` (`sqlite:PATH` or `postgres://...`) and creates the tables if needed.
+    /// SQLite runs in WAL mode with `synchronous=FULL`: an acknowledged revision survives
+    /// a crash of the process or of the machine.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
+        let db = if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Full)
+                .busy_timeout(Duration::from_secs(30))
+                .foreign_keys(true);
+            Db::Sqlite(
+                SqlitePoolOptions::new()
+                    .max_connections(max_connections)
+                    .connect_with(options)
+                    .await?,
+            )
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Db::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(max_connections)
+                    .connect(url)
+                    .await?,
+            )
+        } else {
+            return Err(sqlx::Error::Configuration(
+                format!("unsupported database URL {url:?}: use sqlite:PATH or postgres://...")
+                    .into(),
+            ));
+        };
+        db.create_schema().await?;
+        Ok(db)
+    }
+
+    async fn create_schema(&self) -> Result<(), sqlx::Error> {
+        match self {
+            Db::Sqlite(pool) => {
+                for statement in SQLITE_SCHEMA {
+                    sqlx::query(statement).execute(pool).await?;
+                }
+            }
+            Db::Postgres(pool) => {
+                // Several servers may start at once; CREATE ... IF NOT EXISTS races in PostgreSQL.
+                let mut tx = pool.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock(7305079254237112385)")
+                    .execute(&mut *tx)
+                    .await?;
+                for statement in POSTGRES_SCHEMA {
+                    sqlx::query(statement).execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Db::Sqlite(_) => "sqlite",
+            Db::Postgres(_) => "postgres",
+        }
+    }
+
+    pub async fn revision(&self, key: &str) -> Result<Option<Revision>, sqlx::Error> {
+        let sql = format!("SELECT {COLUMNS} FROM revisions WHERE key = $1");
+        on_pool!(self, pool => {
+            match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
+                Some(row) => Ok(Some(revision_from_row!(row))),
+                None => Ok(None),
+            }
+        })
+    }
+
+    pub async fn exists(&self, key: &str) -> Result<bool, sqlx::Error> {
+        on_pool!(self, pool => {
+            Ok(sqlx::query("SELECT 1 FROM revisions WHERE key = $1").bind(key).fetch_optional(pool).await?.is_some())
+        })
+    }
+
+    /// Stores `revision` and its data unless a revision with its key exists; either way
+    /// returns the stored row, and whether this call created it. One transaction, whose
+    /// first statement writes (so SQLite takes its write lock before reading anything).
+    pub async fn insert(
+        &self,
+        revision: &Revision,
+        data: &[u8],
+    ) -> Result<(Revision, bool), sqlx::Error> {
+        let select = format!("SELECT {COLUMNS} FROM revisions WHERE key = $1");
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING")
+                .bind(&revision.content_hash)
+                .bind(&revision.media_type)
+                .bind(data)
+                .execute(&mut *tx)
+                .await?;
+            let inserted = sqlx::query(
+                "INSERT INTO revisions (key, parent, scheme, content_hash, media_type, size, created_at_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING",
+            )
+            .bind(&revision.key)
+            .bind(&revision.parent)
+            .bind(&revision.scheme)
+            .bind(&revision.content_hash)
+            .bind(&revision.media_type)
+            .bind(revision.size)
+            .bind(revision.created_at_ms)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            let row = sqlx::query(&select).bind(&revision.key).fetch_one(&mut *tx).await?;
+            let stored = revision_from_row!(row);
+            tx.commit().await?;
+            Ok((stored, inserted == 1))
+        })
+    }
+
+    /// The media type and bytes of a revision's data.
+    pub async fn data(&self, key: &str) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
+        let sql = "SELECT r.media_type, c.data FROM revisions r JOIN contents c ON c.hash = r.content_hash WHERE r.key = $1";
+        on_pool!(self, pool => {
+            match sqlx::query(sql).bind(key).fetch_optional(pool).await? {
+                Some(row) => Ok(Some((row.try_get("media_type")?, row.try_get("data")?))),
+                None => Ok(None),
+            }
+        })
+    }
+
+    /// `key` and its ancestors, nearest first, at most `limit` of them.
+    pub async fn history(&self, key: &str, limit: i64) -> Result<Vec<Revision>, sqlx::Error> {
+        let sql = format!(
+            "WITH RECURSIVE chain (key, depth) AS ( \
+               SELECT CAST($1 AS TEXT), 0 \
+               UNION ALL SELECT r.parent, c.depth + 1 FROM revisions r JOIN chain c ON r.key = c.key \
+               WHERE r.parent IS NOT NULL AND c.depth + 1 < CAST($2 AS BIGINT)) \
+             SELECT {} FROM chain JOIN revisions rv ON rv.key = chain.key ORDER BY chain.depth",
+            COLUMNS.split(", ").map(|c| format!("rv.{c}")).collect::<Vec<_>>().join(", ")
+        );
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql).bind(key).bind(limit).fetch_all(pool).await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                out.push(revision_from_row!(row));
+            }
+            Ok(out)
+        })
+    }
+
+    /// (revisions, contents): for tests and operators.
+    pub async fn counts(&self) -> Result<(i64, i64), sqlx::Error> {
+        on_pool!(self, pool => {
+            let revisions: i64 = sqlx::query("SELECT COUNT(*) AS n FROM revisions").fetch_one(pool).await?.try_get("n")?;
+            let contents: i64 = sqlx::query("SELECT COUNT(*) AS n FROM contents").fetch_one(pool).await?.try_get("n")?;
+            Ok((revisions, contents))
+        })
+    }
+
+    /// The database's own consistency check, plus the registry's invariants: every parent
+    /// and every content a revision names exists. Returns the problems found.
+    pub async fn integrity_problems(&self) -> Result<Vec<String>, sqlx::Error> {
+        let mut problems = Vec::new();
+        match self {
+            Db::Sqlite(pool) => {
+                for row in sqlx::query("PRAGMA integrity_check")
+                    .fetch_all(pool)
+                    .await?
+                {
+                    let line: String = row.try_get(0)?;
+                    if line != "ok" {
+                        problems.push(format!("integrity_check: {line}"));
+                    }
+                }
+                for row in sqlx::query("PRAGMA foreign_key_check")
+                    .fetch_all(pool)
+                    .await?
+                {
+                    let table: String = row.try_get(0)?;
+                    problems.push(format!(
+                        "foreign_key_check: a row of {table} names a missing row"
+                    ));
+                }
+            }
+            Db::Postgres(pool) => {
+                // amcheck (in postgresql-contrib) verifies the B-tree indexes, unique ones included.
+                sqlx::query("CREATE EXTENSION IF NOT EXISTS amcheck")
+                    .execute(pool)
+                    .await?;
+                let indexes = sqlx::query(
+                    "SELECT c.oid::regclass::text AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+                     JOIN pg_class t ON t.oid = i.indrelid WHERE t.relname IN ('revisions', 'contents')",
+                )
+                .fetch_all(pool)
+                .await?;
+                for row in indexes {
+                    let name: String = row.try_get("name")?;
+                    sqlx::query("SELECT bt_index_check(CAST($1 AS regclass), true)")
+                        .bind(&name)
+                        .execute(pool)
+                        .await?;
+                }
+            }
+        }
+        let orphans = on_pool!(self, pool => {
+            let n: i64 = sqlx::query(
+                "SELECT COUNT(*) AS n FROM revisions r WHERE (r.parent IS NOT NULL AND NOT EXISTS \
+                 (SELECT 1 FROM revisions p WHERE p.key = r.parent)) OR NOT EXISTS \
+                 (SELECT 1 FROM contents c WHERE c.hash = r.content_hash)",
+            )
+            .fetch_one(pool)
+            .await?
+            .try_get("n")?;
+            n
+        });
+        if orphans != 0 {
+            problems.push(format!(
+                "{orphans} revisions name a missing parent or content"
+            ));
+        }
+        Ok(problems)
+    }
+
+    pub async fn close(&self) {
+        on_pool!(self, pool => pool.close().await)
+    }
+}

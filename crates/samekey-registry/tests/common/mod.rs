@@ -1,0 +1,196 @@
+//! Servers as real processes (so that tests can kill -9 them and run two at once), on a
+//! fresh SQLite file or a fresh PostgreSQL database each.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use samekey_registry::Db;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A database of its own for one test; the SQLite file lives as long as this value.
+pub struct TestDb {
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+pub async fn fresh_db(backend: Backend) -> TestDb {
+    match backend {
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite:{}", dir.path().join("registry.db").display());
+            TestDb {
+                url,
+                _dir: Some(dir),
+            }
+        }
+        Backend::Postgres => {
+            let admin = std::env::var("SAMEKEY_TEST_POSTGRES").expect(
+                "SAMEKEY_TEST_POSTGRES must name a PostgreSQL server these tests may create databases on \
+                 (`just test-registry` starts one with scripts/postgres.sh)",
+            );
+            let name = format!(
+                "t{}_{}_{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::SeqCst),
+                nanos()
+            );
+            let pool = sqlx::PgPool::connect(&admin).await.unwrap();
+            sqlx::query(&format!("CREATE DATABASE {name}"))
+                .execute(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+            let base = admin.rsplit_once('/').unwrap().0;
+            TestDb {
+                url: format!("{base}/{name}"),
+                _dir: None,
+            }
+        }
+    }
+}
+
+fn nanos() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos()
+}
+
+impl TestDb {
+    pub async fn open(&self) -> Db {
+        Db::connect(&self.url, 2).await.unwrap()
+    }
+
+    /// (revisions, contents)
+    pub async fn counts(&self) -> (i64, i64) {
+        let db = self.open().await;
+        let counts = db.counts().await.unwrap();
+        db.close().await;
+        counts
+    }
+}
+
+pub struct Server {
+    child: Child,
+    pub base: String,
+}
+
+impl Server {
+    pub fn start(db: &TestDb, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_samekey-registry"))
+            .args([
+                "--database",
+                &db.url,
+                "--listen",
+                "127.0.0.1:0",
+                "--log-format",
+                "text",
+            ])
+            .args(extra)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("server said {line:?}"))
+            .to_string();
+        Server { child, base }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn addr(&self) -> String {
+        self.base.trim_start_matches("http://").to_string()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGKILL: no chance to finish anything.
+    pub fn kill9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    pub fn sigterm(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    pub fn wait(mut self) -> std::process::ExitStatus {
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(256)
+        .build()
+        .unwrap()
+}
+
+pub async fn post_json(
+    client: &reqwest::Client,
+    server: &Server,
+    parent: Option<&str>,
+    body: &str,
+) -> (u16, serde_json::Value) {
+    let mut url = server.url("/v1/revisions");
+    if let Some(p) = parent {
+        url = format!("{url}?parent={p}");
+    }
+    let response = client
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+/// Both backends run every scenario.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($scenario:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $scenario() { super::$scenario($crate::common::Backend::Sqlite).await })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $scenario() { super::$scenario($crate::common::Backend::Postgres).await })*
+        }
+    };
+}
