@@ -77,8 +77,21 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Verify(a) => verify(a),
         Command::Batch(a) => run_batch(a),
         Command::Vectors(a) => run_vectors(a),
+        Command::Serve(a) => serve(a),
     }
     .map(|()| ExitCode::SUCCESS)
+}
+
+fn serve(args: samekey_registry::ServeArgs) -> Result<()> {
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| CliError::io(Path::new("tokio runtime"), e))?;
+    runtime
+        .block_on(samekey_registry::serve(args))
+        .map_err(|e| CliError {
+            code: "serve_failed",
+            message: e.to_string(),
+            exit: 1,
+        })
 }
 
 fn timestamp(t: &TimeArgs) -> Result<u64> {

@@ -34,6 +34,10 @@ pub enum Command {
     Batch(BatchArgs),
     /// Run a test-vector file through the core and print "N passed, M failed".
     Vectors(VectorsArgs),
+    /// Serve the revision registry over HTTP (SQLite file by default, or PostgreSQL).
+    ///
+    /// Example: samekey serve --database sqlite:registry.db --listen 127.0.0.1:8080
+    Serve(samekey_registry::ServeArgs),
 }
 
 #[derive(Args, Debug)]

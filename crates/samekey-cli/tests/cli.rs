@@ -262,3 +262,43 @@ fn vectors_command_prints_the_count_line() {
     let last = stdout(&out).lines().last().unwrap().to_string();
     assert!(last.ends_with(" passed, 0 failed"), "{last}");
 }
+
+/// `samekey serve` is the registry: it starts on a fresh SQLite file with no setup and
+/// answers a registration twice with the same revision.
+#[test]
+fn serve_starts_the_registry_on_a_fresh_sqlite_file() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = std::env::temp_dir().join(format!("samekey-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite:{}", dir.join("r.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_samekey"))
+        .args(["serve", "--database", &db, "--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .to_string();
+    let post = || {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(s, "POST /v1/revisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{{\"a\":1}}").unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let (first, second) = (post(), post());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(first.starts_with("HTTP/1.1 201"), "{first}");
+    assert!(second.starts_with("HTTP/1.1 200"), "{second}");
+    let body = |a: &str| a.split("\r\n\r\n").nth(1).unwrap().to_string();
+    assert_eq!(body(&first), body(&second));
+}

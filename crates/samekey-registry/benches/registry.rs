@@ -1,1 +1,212 @@
-fn main() {}
+//! `just bench-registry`: registrations per second and p50/p99 latency at concurrency 1
+//! and 32, on SQLite and PostgreSQL, next to a baseline that inserts the same rows with
+//! the same durability settings directly through SQL, in the same run. Prints a table.
+//!
+//! The server runs in this process on a tokio runtime of its own; the load comes from
+//! reqwest over loopback HTTP/1.1 keep-alive connections, one per concurrent client.
+//! PostgreSQL is measured when SAMEKEY_BENCH_POSTGRES names a server this may create
+//! databases on (the just recipe starts one).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use samekey::{content_hash, derive_revision, Scheme};
+use samekey_registry::{Db, LogFormat, ServeArgs};
+use sqlx::Executor;
+
+const REQUESTS: usize = 2000;
+
+fn payload(run: &str, i: usize) -> String {
+    format!(
+        r#"{{"run":"{run}","item":{i},"text":"a small document of about one hundred bytes, as a registry mostly sees"}}"#
+    )
+}
+
+struct Stats {
+    per_second: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+}
+
+fn stats(mut latencies: Vec<Duration>, wall: Duration) -> Stats {
+    latencies.sort();
+    let at = |q: f64| {
+        latencies[((latencies.len() as f64 - 1.0) * q).round() as usize].as_secs_f64() * 1e3
+    };
+    Stats {
+        per_second: latencies.len() as f64 / wall.as_secs_f64(),
+        p50_ms: at(0.50),
+        p99_ms: at(0.99),
+    }
+}
+
+/// Runs `op(i)` for i in 0..REQUESTS from `concurrency` workers; the latency of each.
+async fn load<F, Fut>(concurrency: usize, op: F) -> Stats
+where
+    F: Fn(usize) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let op = Arc::new(op);
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let started = Instant::now();
+    let workers: Vec<_> = (0..concurrency)
+        .map(|_| {
+            let (op, next) = (op.clone(), next.clone());
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= REQUESTS {
+                        return latencies;
+                    }
+                    let t = Instant::now();
+                    op(i).await;
+                    latencies.push(t.elapsed());
+                }
+            })
+        })
+        .collect();
+    let mut all = Vec::with_capacity(REQUESTS);
+    for w in workers {
+        all.extend(w.await.unwrap());
+    }
+    stats(all, started.elapsed())
+}
+
+async fn fresh_url(
+    backend: &str,
+    admin: Option<&str>,
+    name: &str,
+    dir: &std::path::Path,
+) -> String {
+    match backend {
+        "sqlite" => format!("sqlite:{}", dir.join(format!("{name}.db")).display()),
+        _ => {
+            let admin = admin.unwrap();
+            let pool = sqlx::PgPool::connect(admin).await.unwrap();
+            pool.execute(format!("DROP DATABASE IF EXISTS {name}").as_str())
+                .await
+                .unwrap();
+            pool.execute(format!("CREATE DATABASE {name}").as_str())
+                .await
+                .unwrap();
+            pool.close().await;
+            format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+        }
+    }
+}
+
+async fn registry(url: String, concurrency: usize, run: &'static str) -> Stats {
+    let args = ServeArgs {
+        database: url,
+        listen: "127.0.0.1:0".parse().unwrap(),
+        scheme: Scheme::V1,
+        accept: vec![],
+        body_limit: 1 << 20,
+        token_file: None,
+        max_connections: 32,
+        log_format: LogFormat::Json,
+    };
+    let state = samekey_registry::state(&args).await.unwrap();
+    let listener = tokio::net::TcpListener::bind(args.listen).await.unwrap();
+    let url = format!("http://{}/v1/revisions", listener.local_addr().unwrap());
+    let app = samekey_registry::router(state.clone(), args.body_limit);
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(64)
+        .build()
+        .unwrap();
+    let result = load(concurrency, move |i| {
+        let (client, url) = (client.clone(), url.clone());
+        async move {
+            let r = client
+                .post(url)
+                .header("content-type", "application/json")
+                .body(payload(run, i))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 201);
+            r.bytes().await.unwrap();
+        }
+    })
+    .await;
+    server.abort();
+    state.db.close().await;
+    result
+}
+
+/// The same two rows per registration, in one transaction, through the same pool settings.
+async fn direct_sql(url: String, concurrency: usize, run: &'static str) -> Stats {
+    let db = Db::connect(&url, 32).await.unwrap();
+    let rows: Arc<Vec<(String, String, Vec<u8>)>> = Arc::new(
+        (0..REQUESTS)
+            .map(|i| {
+                let data = samekey::canonicalize_json_text(&payload(run, i))
+                    .unwrap()
+                    .into_bytes();
+                let hash = content_hash(Scheme::V1, &data).unwrap();
+                let key = derive_revision(Scheme::V1, None, &hash, None).unwrap();
+                (key.to_string(), hash.to_string(), data)
+            })
+            .collect(),
+    );
+    let db2 = db.clone();
+    let result = load(concurrency, move |i| {
+        let (db, rows) = (db2.clone(), rows.clone());
+        async move {
+            let (key, hash, data) = &rows[i];
+            macro_rules! insert {
+                ($pool:expr) => {{
+                    let mut tx = $pool.begin().await.unwrap();
+                    sqlx::query("INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3)")
+                        .bind(hash).bind("application/json").bind(data).execute(&mut *tx).await.unwrap();
+                    sqlx::query("INSERT INTO revisions (key, parent, scheme, content_hash, media_type, size, created_at_ms) VALUES ($1, NULL, 'v1', $2, 'application/json', $3, $4)")
+                        .bind(key).bind(hash).bind(data.len() as i64).bind(0i64).execute(&mut *tx).await.unwrap();
+                    tx.commit().await.unwrap();
+                }};
+            }
+            match &db {
+                Db::Sqlite(pool) => insert!(pool),
+                Db::Postgres(pool) => insert!(pool),
+            }
+        }
+    })
+    .await;
+    db.close().await;
+    result
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let admin = std::env::var("SAMEKEY_BENCH_POSTGRES").ok();
+    let dir = tempfile::tempdir().unwrap();
+    let mut backends = vec!["sqlite"];
+    if admin.is_some() {
+        backends.push("postgres");
+    } else {
+        eprintln!(
+            "bench-registry: PostgreSQL not measured (set SAMEKEY_BENCH_POSTGRES to a server URL)"
+        );
+    }
+    println!("{REQUESTS} registrations of ~110-byte JSON per cell; SQLite WAL synchronous=FULL, PostgreSQL fsync=on synchronous_commit=on\n");
+    println!("| database | concurrency | registry req/s | p50 ms | p99 ms | direct SQL rows/s | p50 ms | p99 ms | registry / SQL |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    runtime.block_on(async {
+        for backend in backends {
+            for (n, concurrency) in [1usize, 32].into_iter().enumerate() {
+                let url = fresh_url(backend, admin.as_deref(), &format!("bench_reg_{n}"), dir.path()).await;
+                let reg = registry(url, concurrency, if n == 0 { "r1" } else { "r32" }).await;
+                let url = fresh_url(backend, admin.as_deref(), &format!("bench_sql_{n}"), dir.path()).await;
+                let sql = direct_sql(url, concurrency, if n == 0 { "s1" } else { "s32" }).await;
+                println!(
+                    "| {backend} | {concurrency} | {:.0} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} | {:.2}x |",
+                    reg.per_second, reg.p50_ms, reg.p99_ms, sql.per_second, sql.p50_ms, sql.p99_ms, reg.per_second / sql.per_second
+                );
+            }
+        }
+    });
+}

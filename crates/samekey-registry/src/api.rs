@@ -14,7 +14,7 @@ use axum::{Json, Router};
 use samekey::{format_rfc3339, KeyRing};
 use serde::{Deserialize, Serialize};
 
-use crate::db::{Db, Revision};
+use crate::db::{Db, Insert, Revision};
 use crate::error::ApiError;
 use crate::register::{self, Registration};
 
@@ -173,19 +173,18 @@ async fn register_revision(
         .into_response())
 }
 
-/// Finds the revision under any accepted scheme, or creates it under the primary one.
+/// Finds the revision under an older accepted scheme, or stores it under the primary one
+/// (which finds it too if it exists: the insert does nothing on conflict).
 async fn store(state: Arc<AppState>, r: Registration) -> Result<(Revision, bool), ApiError> {
-    if let Some(parent) = &r.parent {
-        if !state.db.exists(parent).await? {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "unknown_parent",
-                format!("no revision {parent}"),
-            ));
-        }
-    }
-    for candidate in &r.candidates {
-        if let Some(existing) = state.db.revision(&candidate.key).await? {
+    let unknown_parent = |parent: &Option<String>| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown_parent",
+            format!("no revision {}", parent.as_deref().unwrap_or("")),
+        )
+    };
+    for older in &r.candidates[1..] {
+        if let Some(existing) = state.db.revision(&older.key).await? {
             return Ok((existing, false));
         }
     }
@@ -203,7 +202,10 @@ async fn store(state: Arc<AppState>, r: Registration) -> Result<(Revision, bool)
         size: r.data.len() as i64,
         created_at_ms: now,
     };
-    Ok(state.db.insert(&revision, &r.data).await?)
+    match state.db.insert(&revision, &r.data).await? {
+        Insert::Stored(stored, created) => Ok((stored, created)),
+        Insert::UnknownParent => Err(unknown_parent(&r.parent)),
+    }
 }
 
 fn checked_key(key: &str) -> Result<(), ApiError> {

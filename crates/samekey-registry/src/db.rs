@@ -24,6 +24,28 @@ pub struct Revision {
     pub created_at_ms: i64,
 }
 
+/// What an insert did.
+#[derive(Debug)]
+pub enum Insert {
+    /// The stored revision, and whether this insert created it.
+    Stored(Revision, bool),
+    /// The parent it names is not in the registry.
+    UnknownParent,
+}
+
+fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.kind() == sqlx::error::ErrorKind::ForeignKeyViolation)
+}
+
+/// The revision insert with its seven parameters numbered from `$first`.
+fn insert_revision_sql(first: usize) -> String {
+    let params: Vec<String> = (first..first + 7).map(|n| format!("${n}")).collect();
+    format!(
+        "INSERT INTO revisions ({COLUMNS}) VALUES ({}) ON CONFLICT (key) DO NOTHING RETURNING {COLUMNS}",
+        params.join(", ")
+    )
+}
+
 #[derive(Debug, Clone)]
 pub enum Db {
     Sqlite(SqlitePool),
@@ -146,48 +168,82 @@ impl Db {
         })
     }
 
-    pub async fn exists(&self, key: &str) -> Result<bool, sqlx::Error> {
-        on_pool!(self, pool => {
-            Ok(sqlx::query("SELECT 1 FROM revisions WHERE key = $1").bind(key).fetch_optional(pool).await?.is_some())
-        })
-    }
-
     /// Stores `revision` and its data unless a revision with its key exists; either way
-    /// returns the stored row, and whether this call created it. One transaction, whose
-    /// first statement writes (so SQLite takes its write lock before reading anything).
-    pub async fn insert(
-        &self,
-        revision: &Revision,
-        data: &[u8],
-    ) -> Result<(Revision, bool), sqlx::Error> {
+    /// returns the stored row, and whether this call created it. A missing parent is
+    /// `Insert::UnknownParent` (the foreign key says so; no separate check races it).
+    ///
+    /// PostgreSQL: one statement (a data-modifying CTE), so one round trip and one commit.
+    /// SQLite: one transaction whose first statement writes, so it takes the write lock
+    /// before reading anything.
+    pub async fn insert(&self, revision: &Revision, data: &[u8]) -> Result<Insert, sqlx::Error> {
         let select = format!("SELECT {COLUMNS} FROM revisions WHERE key = $1");
-        on_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            sqlx::query("INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING")
-                .bind(&revision.content_hash)
-                .bind(&revision.media_type)
-                .bind(data)
-                .execute(&mut *tx)
-                .await?;
-            let inserted = sqlx::query(
-                "INSERT INTO revisions (key, parent, scheme, content_hash, media_type, size, created_at_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING",
-            )
-            .bind(&revision.key)
-            .bind(&revision.parent)
-            .bind(&revision.scheme)
-            .bind(&revision.content_hash)
-            .bind(&revision.media_type)
-            .bind(revision.size)
-            .bind(revision.created_at_ms)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            let row = sqlx::query(&select).bind(&revision.key).fetch_one(&mut *tx).await?;
-            let stored = revision_from_row!(row);
-            tx.commit().await?;
-            Ok((stored, inserted == 1))
-        })
+        let insert_content = "INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING";
+        macro_rules! bind_all {
+            ($query:expr) => {
+                $query
+                    .bind(&revision.content_hash)
+                    .bind(&revision.media_type)
+                    .bind(data)
+                    .bind(&revision.key)
+                    .bind(&revision.parent)
+                    .bind(&revision.scheme)
+                    .bind(&revision.content_hash)
+                    .bind(&revision.media_type)
+                    .bind(revision.size)
+                    .bind(revision.created_at_ms)
+            };
+        }
+        let created = match self {
+            Db::Postgres(pool) => {
+                let sql = format!("WITH c AS ({insert_content}) {}", insert_revision_sql(4));
+                match bind_all!(sqlx::query(&sql)).fetch_optional(pool).await {
+                    Ok(Some(row)) => Some(revision_from_row!(row)),
+                    Ok(None) => None,
+                    Err(e) if is_foreign_key_violation(&e) => return Ok(Insert::UnknownParent),
+                    Err(e) => return Err(e),
+                }
+            }
+            Db::Sqlite(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query(insert_content)
+                    .bind(&revision.content_hash)
+                    .bind(&revision.media_type)
+                    .bind(data)
+                    .execute(&mut *tx)
+                    .await?;
+                let row = sqlx::query(&insert_revision_sql(1))
+                    .bind(&revision.key)
+                    .bind(&revision.parent)
+                    .bind(&revision.scheme)
+                    .bind(&revision.content_hash)
+                    .bind(&revision.media_type)
+                    .bind(revision.size)
+                    .bind(revision.created_at_ms)
+                    .fetch_optional(&mut *tx)
+                    .await;
+                match row {
+                    Ok(row) => {
+                        let row = match row {
+                            Some(row) => Some(revision_from_row!(row)),
+                            None => None,
+                        };
+                        tx.commit().await?;
+                        row
+                    }
+                    Err(e) if is_foreign_key_violation(&e) => return Ok(Insert::UnknownParent),
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        if let Some(stored) = created {
+            return Ok(Insert::Stored(stored, true));
+        }
+        // Someone else's identical registration won; theirs is committed, so it is visible.
+        let existing = on_pool!(self, pool => {
+            let row = sqlx::query(&select).bind(&revision.key).fetch_one(pool).await?;
+            revision_from_row!(row)
+        });
+        Ok(Insert::Stored(existing, false))
     }
 
     /// The media type and bytes of a revision's data.
@@ -296,5 +352,17 @@ impl Db {
 
     pub async fn close(&self) {
         on_pool!(self, pool => pool.close().await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_revision_insert_numbers_its_parameters_from_the_given_one() {
+        let sql = super::insert_revision_sql(4);
+        assert!(
+            sql.contains("VALUES ($4, $5, $6, $7, $8, $9, $10)"),
+            "{sql}"
+        );
     }
 }
