@@ -27,7 +27,7 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-kotlin test-swift test-python-sdist test-node-pack test-node test-wasm test-rust test-python
+test: setup check-vectors check-versions lint test-ffi test-go test-kotlin test-swift test-python-sdist test-node-pack test-node test-wasm test-rust test-registry test-python
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
@@ -35,11 +35,28 @@ test-rust:
     #!/usr/bin/env bash
     set -uo pipefail
     log=$(mktemp)
-    cargo test --workspace --exclude samekey-python --exclude samekey-node --exclude samekey-wasm --exclude samekey-uniffi --all-features --no-fail-fast 2>&1 | tee "$log"
+    cargo test --workspace --exclude samekey-python --exclude samekey-node --exclude samekey-wasm --exclude samekey-uniffi --exclude samekey-registry --all-features --no-fail-fast 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     awk '/^test result:/ {p += $4; f += $6} END {printf "rust: %d passed, %d failed\n", p, f}' "$log"
     rm -f "$log"
     exit "$status"
+
+# The revision registry (crates/samekey-registry), every scenario on SQLite and on a
+# PostgreSQL from Debian's packages that scripts/postgres.sh installs and starts on
+# 127.0.0.1 (SAMEKEY_TEST_POSTGRES names another server instead).
+test-registry:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
+    cargo test -p samekey-registry --no-fail-fast
+
+# Registrations per second, p50/p99, at concurrency 1 and 32, SQLite and PostgreSQL, next
+# to direct SQL inserts of the same rows.
+bench-registry:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    export SAMEKEY_BENCH_POSTGRES="${SAMEKEY_BENCH_POSTGRES:-$(scripts/postgres.sh)}"
+    cargo bench -p samekey-registry --bench registry
 
 python_venv := "bindings/python/.venv"
 
@@ -235,7 +252,7 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content bench-python bench-node bench-wasm bench-go
+bench: bench-rust bench-instructions bench-content bench-python bench-node bench-wasm bench-go bench-registry
 
 # samekey-wasm vs @noble/hashes and crypto.subtle, in Node and in headless Chromium.
 bench-wasm: setup-wasm

@@ -13,7 +13,7 @@ if [ "${1:-start}" = stop ]; then
   [ -n "$bin" ] && [ -d "$dir" ] && as_pg "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
   exit 0
 fi
-if [ -z "$bin" ] || [ ! -d /usr/share/postgresql/*/extension ] || ! ls /usr/share/postgresql/*/extension/amcheck.control >/dev/null 2>&1; then
+if [ -z "$bin" ] || ! ls /usr/share/postgresql/*/extension/amcheck.control >/dev/null 2>&1; then
   echo "postgres.sh: installing postgresql and postgresql-contrib from Debian" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null && apt-get install -y -qq postgresql postgresql-contrib >/dev/null

@@ -136,7 +136,8 @@ async fn registry(url: String, concurrency: usize, run: &'static str) -> Stats {
     result
 }
 
-/// The same two rows per registration, in one transaction, through the same pool settings.
+/// The same two rows per registration, in one transaction, through the same pools (on
+/// SQLite its one writer connection) and durability settings.
 async fn direct_sql(url: String, concurrency: usize, run: &'static str) -> Stats {
     let db = Db::connect(&url, 32).await.unwrap();
     let rows: Arc<Vec<(String, String, Vec<u8>)>> = Arc::new(
@@ -167,7 +168,7 @@ async fn direct_sql(url: String, concurrency: usize, run: &'static str) -> Stats
                 }};
             }
             match &db {
-                Db::Sqlite(pool) => insert!(pool),
+                Db::Sqlite(_, writes) => insert!(writes),
                 Db::Postgres(pool) => insert!(pool),
             }
         }

@@ -48,7 +48,8 @@ fn insert_revision_sql(first: usize) -> String {
 
 #[derive(Debug, Clone)]
 pub enum Db {
-    Sqlite(SqlitePool),
+    /// Reads, and the one connection that writes.
+    Sqlite(SqlitePool, SqlitePool),
     Postgres(PgPool),
 }
 
@@ -56,7 +57,7 @@ pub enum Db {
 macro_rules! on_pool {
     ($db:expr, $pool:ident => $body:expr) => {
         match $db {
-            Db::Sqlite($pool) => $body,
+            Db::Sqlite($pool, _) => $body,
             Db::Postgres($pool) => $body,
         }
     };
@@ -106,12 +107,19 @@ impl Db {
                 .synchronous(SqliteSynchronous::Full)
                 .busy_timeout(Duration::from_secs(30))
                 .foreign_keys(true);
-            Db::Sqlite(
-                SqlitePoolOptions::new()
-                    .max_connections(max_connections)
-                    .connect_with(options)
-                    .await?,
-            )
+            // One writer connection: SQLite takes one writer at a time anyway, and queueing
+            // in the pool is fair where 32 connections would sleep in SQLite's busy handler.
+            // Uniqueness stays the database's (other processes still contend through
+            // busy_timeout).
+            let writes = SqlitePoolOptions::new()
+                .max_connections(1)
+                .connect_with(options.clone())
+                .await?;
+            let reads = SqlitePoolOptions::new()
+                .max_connections(max_connections)
+                .connect_with(options)
+                .await?;
+            Db::Sqlite(reads, writes)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Db::Postgres(
                 PgPoolOptions::new()
@@ -131,7 +139,7 @@ impl Db {
 
     async fn create_schema(&self) -> Result<(), sqlx::Error> {
         match self {
-            Db::Sqlite(pool) => {
+            Db::Sqlite(_, pool) => {
                 for statement in SQLITE_SCHEMA {
                     sqlx::query(statement).execute(pool).await?;
                 }
@@ -153,7 +161,7 @@ impl Db {
 
     pub fn backend(&self) -> &'static str {
         match self {
-            Db::Sqlite(_) => "sqlite",
+            Db::Sqlite(..) => "sqlite",
             Db::Postgres(_) => "postgres",
         }
     }
@@ -203,8 +211,8 @@ impl Db {
                     Err(e) => return Err(e),
                 }
             }
-            Db::Sqlite(pool) => {
-                let mut tx = pool.begin().await?;
+            Db::Sqlite(_, writes) => {
+                let mut tx = writes.begin().await?;
                 sqlx::query(insert_content)
                     .bind(&revision.content_hash)
                     .bind(&revision.media_type)
@@ -291,7 +299,7 @@ impl Db {
     pub async fn integrity_problems(&self) -> Result<Vec<String>, sqlx::Error> {
         let mut problems = Vec::new();
         match self {
-            Db::Sqlite(pool) => {
+            Db::Sqlite(pool, _) => {
                 for row in sqlx::query("PRAGMA integrity_check")
                     .fetch_all(pool)
                     .await?
@@ -351,7 +359,13 @@ impl Db {
     }
 
     pub async fn close(&self) {
-        on_pool!(self, pool => pool.close().await)
+        match self {
+            Db::Sqlite(reads, writes) => {
+                reads.close().await;
+                writes.close().await;
+            }
+            Db::Postgres(pool) => pool.close().await,
+        }
     }
 }
 

@@ -90,82 +90,74 @@ async fn every_bad_input_is_refused_and_nothing_is_stored(backend: Backend) {
     };
     let json = Some("application/json");
     let zeros = format!("rev:v1:{}", "0".repeat(64));
-    let cases: Vec<(&str, Option<&str>, Vec<u8>, u16, &str)> = vec![
-        ("", json, vec![b' '; 2048], 413, "payload_too_large"),
+    // (query, content type, body, status, code)
+    type Case = (String, Option<&'static str>, Vec<u8>, u16, &'static str);
+    let q = |s: &str| s.to_string();
+    let cases: Vec<Case> = vec![
+        (q(""), json, vec![b' '; 2048], 413, "payload_too_large"),
         (
-            "",
+            q(""),
             Some("application/octet-stream"),
             vec![0; 1025],
             413,
             "payload_too_large",
         ),
-        ("", json, b"{\"a\":".to_vec(), 400, "invalid_json"),
+        (q(""), json, b"{\"a\":".to_vec(), 400, "invalid_json"),
         (
-            "",
+            q(""),
             json,
             b"{\"a\":1,\"a\":2}".to_vec(),
             400,
             "duplicate_key",
         ),
         (
-            "",
+            q(""),
             json,
             b"12345678901234567890".to_vec(),
             400,
             "number_out_of_range",
         ),
-        ("", json, b"\"\xff\"".to_vec(), 400, "invalid_string"),
+        (q(""), json, b"\"\xff\"".to_vec(), 400, "invalid_string"),
         (
-            "",
+            q(""),
             Some("text/plain"),
             b"{}".to_vec(),
             415,
             "unsupported_media_type",
         ),
-        ("", None, b"{}".to_vec(), 415, "unsupported_media_type"),
+        (q(""), None, b"{}".to_vec(), 415, "unsupported_media_type"),
         (
-            "?parent=rev:v1:xyz",
+            q("?parent=rev:v1:xyz"),
             json,
             b"{}".to_vec(),
             400,
             "invalid_key",
         ),
         (
-            "?parent=sha256:00",
+            q("?parent=sha256:00"),
             json,
             b"{}".to_vec(),
             400,
             "invalid_key",
         ),
-        ("?parent=", json, b"{}".to_vec(), 400, "invalid_key"),
+        (q("?parent="), json, b"{}".to_vec(), 400, "invalid_key"),
         (
-            &format!("?parent={zeros}"),
+            format!("?parent={zeros}"),
             json,
             b"{}".to_vec(),
             422,
             "unknown_parent",
         ),
         (
-            &format!("?parent=rev:v2:{}", "0".repeat(64)),
+            format!("?parent=rev:v2:{}", "0".repeat(64)),
             json,
             b"{}".to_vec(),
             400,
             "scheme_not_accepted",
         ),
-    ]
-    .into_iter()
-    .map(|(q, t, b, s, c)| {
-        (
-            Box::leak(q.to_string().into_boxed_str()) as &str,
-            t,
-            b,
-            s,
-            c,
-        )
-    })
-    .collect();
+    ];
     for (query, content_type, body, status, code) in cases {
-        let got = error(post(query, content_type, body).await.unwrap()).await;
+        let got = error(post(&query, content_type, body).await.unwrap()).await;
         assert_eq!(
             got,
             (status, code.to_string()),
