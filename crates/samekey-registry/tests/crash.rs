@@ -67,7 +67,10 @@ async fn acknowledged_revisions_survive_kill_9(backend: Backend) {
     };
     assert!(problems.is_empty(), "integrity: {problems:?}");
     let (rows, contents) = db.counts().await;
-    eprintln!("{backend:?}: killed with {} acknowledged of {attempted} sent; {rows} rows after restart", acked.len());
+    eprintln!(
+        "{backend:?}: killed with {} acknowledged of {attempted} sent; {rows} rows after restart",
+        acked.len()
+    );
     assert!(
         rows as usize >= acked.len() && rows as usize <= attempted,
         "{rows} rows, {} acked, {attempted} attempted",
