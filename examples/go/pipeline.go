@@ -29,6 +29,8 @@ import (
 
 const namespace = "posts"
 
+var errConflict = errors.New("a concurrent writer stored this post first")
+
 type post struct {
 	Slug        string `json:"slug"`
 	Lang        string `json:"lang"`
@@ -110,7 +112,7 @@ func (p *Pipeline) Ingest(ctx context.Context, line string) (id, sourceHash, act
 		}
 	}
 	// Upsert by _id, only where the stored hash differs: a document with this _id and
-	// this hash makes the upsert's insert a duplicate key, which means "already written".
+	// this hash makes the upsert's insert a duplicate key: someone wrote it meanwhile.
 	res, err := p.Posts.UpdateOne(ctx,
 		bson.D{{Key: "_id", Value: id}, {Key: "sourceHash", Value: bson.D{{Key: "$ne", Value: sourceHash}}}},
 		bson.D{{Key: "$set", Value: bson.D{
@@ -120,7 +122,8 @@ func (p *Pipeline) Ingest(ctx context.Context, line string) (id, sourceHash, act
 		options.UpdateOne().SetUpsert(true))
 	switch {
 	case mongo.IsDuplicateKeyError(err):
-		return id, sourceHash, "unchanged", nil
+		// Another writer stored this _id or this (slug, lang) first: Run looks again.
+		return id, sourceHash, "", errConflict
 	case err != nil:
 		return
 	case res.UpsertedCount == 1:
@@ -155,6 +158,9 @@ func (p *Pipeline) Run(ctx context.Context, input io.Reader) ([]string, error) {
 				break
 			}
 			var se *samekey.Error
+			if errors.Is(err, errConflict) && attempt < p.Retries {
+				continue
+			}
 			if errors.As(err, &se) || attempt >= p.Retries {
 				return out, fmt.Errorf("post %s/%s: %w", in.Slug, in.Lang, err)
 			}

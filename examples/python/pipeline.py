@@ -92,6 +92,9 @@ async def run(dsn: str, lines: List[str], timeout: float = 2.0, attempts: int = 
                     conn = await connect(dsn)
                 ulid, source_hash, action = await asyncio.wait_for(ingest(conn, line), timeout)
                 break
+            except psycopg.errors.UniqueViolation:
+                # A concurrent run stored this (slug, lang) first: look again.
+                continue
             except (TimeoutError, asyncio.TimeoutError, psycopg.OperationalError) as e:
                 print(f"pipeline: attempt {attempt + 1} failed ({type(e).__name__}); retrying", file=sys.stderr)
                 if conn is not None:
