@@ -27,7 +27,7 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-kotlin test-swift test-python-sdist test-node-pack test-node test-wasm test-rust test-registry test-python
+test: setup check-vectors check-versions lint test-ffi test-go test-kotlin test-swift test-python-sdist test-node-pack test-node test-wasm test-rust test-registry test-examples test-python
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
@@ -49,6 +49,25 @@ test-registry:
     set -euo pipefail
     export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
     cargo test -p samekey-registry --no-fail-fast
+
+# The upsert pipelines of examples/ on real databases: Node + better-sqlite3, Python +
+# PostgreSQL (scripts/postgres.sh), Go + FerretDB (built from examples/ferretdb), with a
+# lost acknowledgement injected by examples/faultproxy.py; then the three output files of
+# the same input must be the same bytes.
+test-examples: setup-node setup-python setup-ffi
+    #!/usr/bin/env bash
+    set -euo pipefail
+    out="$PWD/target/examples/out"
+    rm -rf "$out"
+    export SAMEKEY_EXAMPLES_OUT="$out"
+    export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
+    (cd examples/node && npm install --no-audit --no-fund --loglevel=error && node --test test/)
+    {{python_venv}}/bin/python -m pip install --quiet --disable-pip-version-check -r examples/python/requirements.txt
+    (cd examples/python && ../../{{python_venv}}/bin/python -m pytest -q test_pipeline.py)
+    (cd examples/ferretdb && go build -o ../../target/examples/ferretdb .)
+    (cd examples/go && go vet ./... && SAMEKEY_FERRETDB="$PWD/../../target/examples/ferretdb" go test -count=1 -race ./...)
+    cmp "$out/node.tsv" "$out/python.tsv" && cmp "$out/node.tsv" "$out/go.tsv"
+    echo "examples: node, python and go wrote the same $(wc -l < "$out/node.tsv") lines (ids, hashes, actions)"
 
 # Registrations per second, p50/p99, at concurrency 1 and 32, SQLite and PostgreSQL, next
 # to direct SQL inserts of the same rows.

@@ -46,13 +46,13 @@ type Pipeline struct {
 	Log     io.Writer
 }
 
-// Connect opens the collection blog.posts and its unique (slug, lang) index.
-func Connect(ctx context.Context, uri string) (*mongo.Client, *mongo.Collection, error) {
+// Connect opens the collection posts of database and its unique (slug, lang) index.
+func Connect(ctx context.Context, uri, database string) (*mongo.Client, *mongo.Collection, error) {
 	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetRetryWrites(false))
 	if err != nil {
 		return nil, nil, err
 	}
-	posts := client.Database("blog").Collection("posts")
+	posts := client.Database(database).Collection("posts")
 	_, err = posts.Indexes().CreateOne(ctx, mongo.IndexModel{
 		Keys:    bson.D{{Key: "slug", Value: 1}, {Key: "lang", Value: 1}},
 		Options: options.Index().SetUnique(true),
@@ -179,7 +179,7 @@ func main() {
 		os.Exit(2)
 	}
 	ctx := context.Background()
-	client, posts, err := Connect(ctx, os.Args[1])
+	client, posts, err := Connect(ctx, os.Args[1], "blog")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
