@@ -403,6 +403,33 @@ class UlidDeriver {
     return Ulid._trusted(withPacked(end, (buf) => native.derivePacked(buf, ms)));
   }
 
+  #deriveManyPacked(ms, cols) {
+    let at = this.#packSettings(0);
+    for (let r = 0; r < ms.length; r++) {
+      for (const c of cols) at = packField(c[r], at);
+    }
+    return withPacked(at, (buf) => native.deriveManyPacked(buf, cols.length, ms));
+  }
+
+  // All-string columns go to the engine as one joined string and the UTF-16 length of
+  // each field: no per-character loop in JavaScript. Undefined if a field is not a string.
+  #deriveManyText(ms, cols) {
+    const width = cols.length;
+    const lengths = new Uint32Array(ms.length * width);
+    // A rope: V8 concatenates lazily and flattens once, when the engine reads it.
+    let text = '';
+    for (let r = 0, k = 0; r < ms.length; r++) {
+      for (let c = 0; c < width; c++, k++) {
+        const f = cols[c][r];
+        if (typeof f !== 'string') return undefined;
+        text += f;
+        lengths[k] = f.length;
+      }
+    }
+    const end = this.#packSettings(0);
+    return withPacked(end, (buf) => native.deriveManyUtf16(buf.subarray(0, end), width, ms, text, lengths));
+  }
+
   /** Ids of many rows given as columns: `deriveMany(times, [slugs, langs])`. */
   deriveMany(times, columns, { asString = false } = {}) {
     if (!Array.isArray(columns)) throw new TypeError('columns must be an array of columns');
@@ -416,11 +443,7 @@ class UlidDeriver {
     cols.forEach((c, i) => {
       if (c.length !== ms.length) throw new TypeError(`column ${i} has ${c.length} values but there are ${ms.length} times`);
     });
-    let at = this.#packSettings(0);
-    for (let r = 0; r < ms.length; r++) {
-      for (const c of cols) at = packField(c[r], at);
-    }
-    const joined = withPacked(at, (buf) => native.deriveManyPacked(buf, cols.length, ms));
+    const joined = (native.deriveManyUtf16 && this.#deriveManyText(ms, cols)) ?? this.#deriveManyPacked(ms, cols);
     const ids = new Array(ms.length);
     for (let i = 0; i < ids.length; i++) {
       const id = joined.slice(26 * i, 26 * i + 26);

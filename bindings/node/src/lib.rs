@@ -8,7 +8,8 @@
 
 mod errors;
 
-use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint8Array};
+use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint32Array, Uint8Array};
+use napi::JsString;
 use napi::{Env, Task};
 use napi_derive::napi;
 use samekey_wire as wire;
@@ -63,6 +64,27 @@ pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
 #[napi]
 pub fn derive_many_packed(packed: &[u8], width: u32, times_ms: Float64Array) -> Result<String> {
     wire::derive_many(packed, width as usize, &times_ms).js()
+}
+
+/// `deriveManyPacked` for string columns: one joined string and each field's length in
+/// UTF-16 units, read by the engine without a per-character JavaScript loop.
+#[napi]
+pub fn derive_many_utf16(
+    settings: &[u8],
+    width: u32,
+    times_ms: Float64Array,
+    text: JsString,
+    lengths: Uint32Array,
+) -> Result<String> {
+    let units = text
+        .into_utf16()
+        .map_err(|e| errors::type_error(format!("text: {e}")))?;
+    // napi-rs keeps the terminating NUL that napi_get_value_string_utf16 writes.
+    let units = units
+        .as_slice()
+        .split_last()
+        .map_or(&[][..], |(_, text)| text);
+    wire::derive_many_utf16(settings, width as usize, &times_ms, units, &lengths).js()
 }
 
 #[napi]

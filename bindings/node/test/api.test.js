@@ -156,6 +156,20 @@ test('batch equals one by one', () => {
   assert.equal(code(() => d.deriveMany(times, [])), 'no_fields');
 });
 
+test('batch of text columns (one joined string) equals the bytes path and one by one', () => {
+  const times = [1714564800000, 1714564800001, 1714564800002];
+  const slugs = ['caf\u00e9', 'x\u{1F600}y', ''];
+  const langs = ['en', '\u65e5\u672c', 'de'];
+  const d = new samekey.UlidDeriver({ namespace: 'posts' });
+  const text = d.deriveMany(times, [slugs, langs], { asString: true });
+  const one = times.map((t, i) => d.derive([slugs[i], langs[i]], { time: t }).toString());
+  assert.deepEqual(text, one);
+  // A Uint8Array anywhere sends the batch down the packed-bytes path: the same ids.
+  const bytes = [new TextEncoder().encode(slugs[0]), ...slugs.slice(1)];
+  assert.deepEqual(d.deriveMany(times, [bytes, langs], { asString: true }), one);
+  assert.equal(code(() => d.deriveMany([times[0]], [['a\ud800'], ['en']])), 'invalid_string');
+});
+
 test('errors carry the core code; ERROR_CODES lists them', () => {
   const e = (() => { try { samekey.parseRfc3339('nope'); } catch (x) { return x; } })();
   assert.ok(e instanceof SamekeyError && e instanceof Error);

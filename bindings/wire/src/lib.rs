@@ -186,6 +186,64 @@ pub fn derive_many(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<Stri
     String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
 }
 
+/// [`derive_many`] with the fields as UTF-16 text, as a JavaScript engine holds it: every
+/// field of every row, row by row, concatenated in `units`, field `i` being `lengths[i]`
+/// units long. `packed` carries the settings (scheme, namespace, secret) and no field.
+pub fn derive_many_utf16(
+    packed: &[u8],
+    width: usize,
+    times_ms: &[f64],
+    units: &[u16],
+    lengths: &[u32],
+) -> Result<String> {
+    if width == 0 {
+        return Err(Error::NoFields.into());
+    }
+    if lengths.len() != width * times_ms.len() {
+        return Err(WireError::Malformed("one length per field of every row"));
+    }
+    let r = Request::parse(packed)?;
+    let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
+    let mut out = Vec::with_capacity(26 * times_ms.len());
+    let (mut utf8, mut ends) = (Vec::new(), Vec::with_capacity(width));
+    let mut at = 0usize;
+    for (row, &t) in lengths.chunks_exact(width).zip(times_ms) {
+        utf8.clear();
+        ends.clear();
+        for &n in row {
+            let field = units
+                .get(at..at + n as usize)
+                .ok_or(WireError::Malformed("the lengths exceed the text"))?;
+            samekey::text::push_utf16(field, &mut utf8)?;
+            ends.push(utf8.len());
+            at += n as usize;
+        }
+        // Rows of up to 4 fields (nearly all) slice the buffer without allocating.
+        let mut few: [&[u8]; 4] = [&[]; 4];
+        let mut many: Vec<&[u8]> = Vec::new();
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
+            if width <= few.len() {
+                few[i] = &utf8[start..end];
+            } else {
+                many.push(&utf8[start..end]);
+            }
+            start = end;
+        }
+        let fields = if width <= few.len() {
+            &few[..width]
+        } else {
+            &many[..]
+        };
+        let id = deriver.derive(samekey::timestamp::from_millis_f64(t)?, fields)?;
+        out.extend_from_slice(&id.to_text_bytes());
+    }
+    if at != units.len() {
+        return Err(WireError::Malformed("the text is longer than its lengths"));
+    }
+    String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
+}
+
 /// The exact bytes hashed for a request's id (spec §4.2, §4.3).
 pub fn ulid_message(packed: &[u8]) -> Result<Vec<u8>> {
     let mut r = Request::parse(packed)?;
@@ -381,4 +439,57 @@ pub fn ulid_timestamp_ms(text: &str) -> Result<f64> {
 /// An incremental content hash for the JS `ContentHasher`.
 pub fn hasher(scheme: &str) -> Result<samekey::ContentHasher> {
     Ok(samekey::ContentHasher::new(scheme.parse()?)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn utf16(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn utf16_batch_equals_the_packed_batch_and_checks_its_lengths() {
+        // settings: k = 1, scheme v1, no secret, no fields; namespace "posts".
+        let mut settings = vec![1u8, 1, 0, 0];
+        settings.extend_from_slice(&5u32.to_le_bytes());
+        settings.extend_from_slice(b"posts");
+        let rows = [("caf\u{e9}", "en"), ("x\u{1F600}", "fr")];
+        let times = [1714564800000.0, 1714564800001.0];
+        let mut packed = settings.clone();
+        let (mut text, mut lengths) = (Vec::new(), Vec::new());
+        for (a, b) in rows {
+            for f in [a, b] {
+                packed.extend_from_slice(&(f.len() as u32).to_le_bytes());
+                packed.extend_from_slice(f.as_bytes());
+                text.extend(utf16(f));
+                lengths.push(utf16(f).len() as u32);
+            }
+        }
+        let want = derive_many(&packed, 2, &times).unwrap();
+        assert_eq!(
+            derive_many_utf16(&settings, 2, &times, &text, &lengths).unwrap(),
+            want
+        );
+        let short = &lengths[..3];
+        assert!(matches!(
+            derive_many_utf16(&settings, 2, &times, &text, short),
+            Err(WireError::Malformed(_))
+        ));
+        assert!(matches!(
+            derive_many_utf16(&settings, 2, &times, &text[1..], &lengths),
+            Err(WireError::Malformed(_))
+        ));
+        let mut long = text.clone();
+        long.push(0x61);
+        assert!(matches!(
+            derive_many_utf16(&settings, 2, &times, &long, &lengths),
+            Err(WireError::Malformed(_))
+        ));
+        let lone = [0xD800u16, 0x61, 0x62, 0x63, 0x64];
+        let err = derive_many_utf16(&settings, 2, &times[..1], &lone[..3], &[1, 2]).unwrap_err();
+        assert!(matches!(err, WireError::Core(Error::InvalidString)));
+    }
 }
