@@ -186,12 +186,18 @@ impl Db {
     pub async fn insert(&self, revision: &Revision, data: &[u8]) -> Result<Insert, sqlx::Error> {
         let select = format!("SELECT {COLUMNS} FROM revisions WHERE key = $1");
         let insert_content = "INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING";
-        macro_rules! bind_all {
+        // The content row's three values, then the revision row's seven, in column order.
+        macro_rules! bind_content {
             ($query:expr) => {
                 $query
                     .bind(&revision.content_hash)
                     .bind(&revision.media_type)
                     .bind(data)
+            };
+        }
+        macro_rules! bind_revision {
+            ($query:expr) => {
+                $query
                     .bind(&revision.key)
                     .bind(&revision.parent)
                     .bind(&revision.scheme)
@@ -204,7 +210,10 @@ impl Db {
         let created = match self {
             Db::Postgres(pool) => {
                 let sql = format!("WITH c AS ({insert_content}) {}", insert_revision_sql(4));
-                match bind_all!(sqlx::query(&sql)).fetch_optional(pool).await {
+                match bind_revision!(bind_content!(sqlx::query(&sql)))
+                    .fetch_optional(pool)
+                    .await
+                {
                     Ok(Some(row)) => Some(revision_from_row!(row)),
                     Ok(None) => None,
                     Err(e) if is_foreign_key_violation(&e) => return Ok(Insert::UnknownParent),
@@ -213,20 +222,10 @@ impl Db {
             }
             Db::Sqlite(_, writes) => {
                 let mut tx = writes.begin().await?;
-                sqlx::query(insert_content)
-                    .bind(&revision.content_hash)
-                    .bind(&revision.media_type)
-                    .bind(data)
+                bind_content!(sqlx::query(insert_content))
                     .execute(&mut *tx)
                     .await?;
-                let row = sqlx::query(&insert_revision_sql(1))
-                    .bind(&revision.key)
-                    .bind(&revision.parent)
-                    .bind(&revision.scheme)
-                    .bind(&revision.content_hash)
-                    .bind(&revision.media_type)
-                    .bind(revision.size)
-                    .bind(revision.created_at_ms)
+                let row = bind_revision!(sqlx::query(&insert_revision_sql(1)))
                     .fetch_optional(&mut *tx)
                     .await;
                 match row {

@@ -6,7 +6,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{client, fresh_db, Backend, Server};
+use common::{client, fresh_db, get_json, Backend, Server};
 
 fn payload(i: usize) -> String {
     format!(r#"{{"item":{i},"note":"crash test"}}"#)
@@ -80,14 +80,12 @@ async fn acknowledged_revisions_survive_kill_9(backend: Backend) {
 
     let server = Server::start(&db, &[]);
     for (i, body) in &acked {
-        let stored: serde_json::Value = client
-            .get(server.url(&format!("/v1/revisions/{}", body["key"].as_str().unwrap())))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let stored = get_json(
+            &client,
+            &server,
+            &format!("/v1/revisions/{}", body["key"].as_str().unwrap()),
+        )
+        .await;
         assert_eq!(
             &stored, body,
             "acknowledged revision {i} is there, unchanged"

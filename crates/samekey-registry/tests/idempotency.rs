@@ -6,7 +6,7 @@ mod common;
 use std::io::Write;
 use std::net::TcpStream;
 
-use common::{client, fresh_db, post_json, Backend, Server};
+use common::{client, fresh_db, get_json, post_all, post_json, Backend, Server};
 
 async fn concurrent_identical_registrations_create_one_revision(backend: Backend) {
     let db = fresh_db(backend).await;
@@ -14,26 +14,13 @@ async fn concurrent_identical_registrations_create_one_revision(backend: Backend
     let client = client();
     let (_, root) = post_json(&client, &server, None, r#"{"dataset":"cities"}"#).await;
     let parent = root["key"].as_str().unwrap().to_string();
-    let tasks: Vec<_> = (0..200)
-        .map(|_| {
-            let (client, url, parent) =
-                (client.clone(), server.url("/v1/revisions"), parent.clone());
-            tokio::spawn(async move {
-                let r = client
-                    .post(format!("{url}?parent={parent}"))
-                    .header("content-type", "application/json")
-                    .body(r#"{"rows": [1, 2, 3], "name": "v2"}"#)
-                    .send()
-                    .await
-                    .unwrap();
-                (r.status().as_u16(), r.bytes().await.unwrap())
-            })
-        })
-        .collect();
-    let mut answers = Vec::new();
-    for t in tasks {
-        answers.push(t.await.unwrap());
-    }
+    let url = format!("{}?parent={parent}", server.url("/v1/revisions"));
+    let answers = post_all(
+        &client,
+        vec![url; 200],
+        r#"{"rows": [1, 2, 3], "name": "v2"}"#,
+    )
+    .await;
     let created = answers.iter().filter(|(s, _)| *s == 201).count();
     let found = answers.iter().filter(|(s, _)| *s == 200).count();
     assert_eq!(
@@ -123,17 +110,11 @@ async fn scheme_migration_finds_old_revisions_and_keys_new_ones_with_the_new_sch
     let child_key = child_of_v1["key"].as_str().unwrap().to_string();
     let (s, grandchild) = post_json(&client, &server, Some(&child_key), r#"{"d":4}"#).await;
     assert_eq!(s, 201);
-    let history: serde_json::Value = client
-        .get(server.url(&format!(
-            "/v1/revisions/{}/history",
-            grandchild["key"].as_str().unwrap()
-        )))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let history_path = format!(
+        "/v1/revisions/{}/history",
+        grandchild["key"].as_str().unwrap()
+    );
+    let history = get_json(&client, &server, &history_path).await;
     let schemes: Vec<_> = history["revisions"]
         .as_array()
         .unwrap()
@@ -156,30 +137,10 @@ async fn two_servers_on_one_postgres_create_one_revision() {
     let db = fresh_db(Backend::Postgres).await;
     let (a, b) = (Server::start(&db, &[]), Server::start(&db, &[]));
     let client = client();
-    let tasks: Vec<_> = (0..100)
-        .map(|i| {
-            let url = if i % 2 == 0 {
-                a.url("/v1/revisions")
-            } else {
-                b.url("/v1/revisions")
-            };
-            let client = client.clone();
-            tokio::spawn(async move {
-                let r = client
-                    .post(url)
-                    .header("content-type", "application/json")
-                    .body(r#"{"same":"request"}"#)
-                    .send()
-                    .await
-                    .unwrap();
-                (r.status().as_u16(), r.bytes().await.unwrap())
-            })
-        })
+    let urls = (0..100)
+        .map(|i| (if i % 2 == 0 { &a } else { &b }).url("/v1/revisions"))
         .collect();
-    let mut answers = Vec::new();
-    for t in tasks {
-        answers.push(t.await.unwrap());
-    }
+    let answers = post_all(&client, urls, r#"{"same":"request"}"#).await;
     assert_eq!(answers.iter().filter(|(s, _)| *s == 201).count(), 1);
     assert_eq!(answers.iter().filter(|(s, _)| *s == 200).count(), 99);
     assert!(answers.iter().all(|(_, body)| *body == answers[0].1));

@@ -180,6 +180,46 @@ pub async fn post_json(
     (status, response.json().await.unwrap())
 }
 
+/// The same JSON body posted to every URL of `urls` at once; each answer's status and bytes.
+pub async fn post_all(
+    client: &reqwest::Client,
+    urls: Vec<String>,
+    body: &'static str,
+) -> Vec<(u16, axum::body::Bytes)> {
+    let tasks: Vec<_> = urls
+        .into_iter()
+        .map(|url| {
+            let client = client.clone();
+            tokio::spawn(async move {
+                let r = client
+                    .post(url)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
+                (r.status().as_u16(), r.bytes().await.unwrap())
+            })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for t in tasks {
+        answers.push(t.await.unwrap());
+    }
+    answers
+}
+
+pub async fn get_json(client: &reqwest::Client, server: &Server, path: &str) -> serde_json::Value {
+    client
+        .get(server.url(path))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// Both backends run every scenario.
 #[macro_export]
 macro_rules! on_both_backends {
