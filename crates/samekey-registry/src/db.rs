@@ -63,21 +63,17 @@ macro_rules! on_pool {
     };
 }
 
-const SQLITE_SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, data BLOB NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS revisions (key TEXT PRIMARY KEY, parent TEXT REFERENCES revisions(key), \
-     scheme TEXT NOT NULL, content_hash TEXT NOT NULL REFERENCES contents(hash), media_type TEXT NOT NULL, \
-     size BIGINT NOT NULL, created_at_ms BIGINT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS revisions_parent ON revisions(parent)",
-];
-
-const POSTGRES_SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, data BYTEA NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS revisions (key TEXT PRIMARY KEY, parent TEXT REFERENCES revisions(key), \
-     scheme TEXT NOT NULL, content_hash TEXT NOT NULL REFERENCES contents(hash), media_type TEXT NOT NULL, \
-     size BIGINT NOT NULL, created_at_ms BIGINT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS revisions_parent ON revisions(parent)",
-];
+/// The tables, the same on both databases but for the type of raw bytes (`BLOB`, `BYTEA`).
+fn schema(bytes_type: &str) -> [String; 3] {
+    [
+        format!("CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, data {bytes_type} NOT NULL)"),
+        "CREATE TABLE IF NOT EXISTS revisions (key TEXT PRIMARY KEY, parent TEXT REFERENCES revisions(key), \
+         scheme TEXT NOT NULL, content_hash TEXT NOT NULL REFERENCES contents(hash), media_type TEXT NOT NULL, \
+         size BIGINT NOT NULL, created_at_ms BIGINT NOT NULL)"
+            .to_string(),
+        "CREATE INDEX IF NOT EXISTS revisions_parent ON revisions(parent)".to_string(),
+    ]
+}
 
 const COLUMNS: &str = "key, parent, scheme, content_hash, media_type, size, created_at_ms";
 
@@ -140,8 +136,8 @@ impl Db {
     async fn create_schema(&self) -> Result<(), sqlx::Error> {
         match self {
             Db::Sqlite(_, pool) => {
-                for statement in SQLITE_SCHEMA {
-                    sqlx::query(statement).execute(pool).await?;
+                for statement in schema("BLOB") {
+                    sqlx::query(&statement).execute(pool).await?;
                 }
             }
             Db::Postgres(pool) => {
@@ -150,8 +146,8 @@ impl Db {
                 sqlx::query("SELECT pg_advisory_xact_lock(7305079254237112385)")
                     .execute(&mut *tx)
                     .await?;
-                for statement in POSTGRES_SCHEMA {
-                    sqlx::query(statement).execute(&mut *tx).await?;
+                for statement in schema("BYTEA") {
+                    sqlx::query(&statement).execute(&mut *tx).await?;
                 }
                 tx.commit().await?;
             }
