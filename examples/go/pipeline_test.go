@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 var uri string
@@ -75,14 +76,21 @@ var dbCounter atomic.Int64
 
 func freshDB() string { return fmt.Sprintf("t%d_%d", time.Now().UnixNano()%1e9, dbCounter.Add(1)) }
 
-func run(t *testing.T, uri, db, input string, timeout time.Duration) []string {
+// collection connects to db's posts through uri, disconnecting when the test ends.
+func collection(t *testing.T, uri, db string) *mongo.Collection {
 	t.Helper()
-	ctx := context.Background()
-	client, posts, err := Connect(ctx, uri, db)
+	client, posts, err := Connect(context.Background(), uri, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer client.Disconnect(ctx)
+	t.Cleanup(func() { client.Disconnect(context.Background()) })
+	return posts
+}
+
+func run(t *testing.T, uri, db, input string, timeout time.Duration) []string {
+	t.Helper()
+	ctx := context.Background()
+	posts := collection(t, uri, db)
 	f, err := os.Open(filepath.Join("..", "data", input))
 	if err != nil {
 		t.Fatal(err)
@@ -99,12 +107,7 @@ func run(t *testing.T, uri, db, input string, timeout time.Duration) []string {
 func documents(t *testing.T, db string, all bool) []bson.M {
 	t.Helper()
 	ctx := context.Background()
-	client, posts, err := Connect(ctx, uri, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Disconnect(ctx)
-	cur, err := posts.Find(ctx, bson.D{})
+	cur, err := collection(t, uri, db).Find(ctx, bson.D{})
 	if err != nil {
 		t.Fatal(err)
 	}
