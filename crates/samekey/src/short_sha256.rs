@@ -38,29 +38,31 @@ fn midstate(purpose: Purpose) -> [u32; 8] {
     compute()
 }
 
-/// A sink for the message after `block(tag)`: bytes stay on the stack until they no
-/// longer fit, then everything spills into an ordinary SHA-256 state.
+/// A sink for a short message after `block(tag)`: bytes stay in two stack blocks. A message
+/// that does not fit is noted, not truncated, and [`finish`](ShortSha256::finish) then
+/// returns `None` so that the caller hashes it the ordinary way. Keeping the rare long
+/// case out of this type keeps it small and each `put` a plain copy.
 pub(crate) struct ShortSha256 {
-    purpose: Purpose,
     buf: [[u8; 64]; 2],
     len: usize,
-    spilled: Option<Sha256>,
+    overflow: bool,
 }
 
 impl ShortSha256 {
-    #[inline]
-    pub(crate) fn new(purpose: Purpose) -> Self {
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
         ShortSha256 {
-            purpose,
             buf: [[0; 64]; 2],
             len: 0,
-            spilled: None,
+            overflow: false,
         }
     }
 
-    pub(crate) fn finalize(mut self) -> [u8; 32] {
-        if let Some(h) = self.spilled {
-            return h.finalize().into();
+    /// `SHA-256(block(tag) || message)`, or `None` if the message was too long to keep.
+    #[inline]
+    pub(crate) fn finish(&mut self, purpose: Purpose) -> Option<[u8; 32]> {
+        if self.overflow {
+            return None;
         }
         let bit_len = ((64 + self.len) as u64) * 8;
         let blocks = if self.len + 9 <= 64 { 1 } else { 2 };
@@ -68,31 +70,41 @@ impl ShortSha256 {
         let flat = self.buf.as_flattened_mut();
         flat[self.len] = 0x80;
         flat[blocks * 64 - 8..blocks * 64].copy_from_slice(&bit_len.to_be_bytes());
-        let mut state = midstate(self.purpose);
+        let mut state = midstate(purpose);
         compress256(&mut state, &self.buf[..blocks]);
         let mut out = [0u8; 32];
         for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
             chunk.copy_from_slice(&word.to_be_bytes());
         }
-        out
+        Some(out)
     }
 }
 
 impl Sink for ShortSha256 {
-    #[inline]
+    // Inlined so that the 4-byte length prefixes become single stores, not memcpy calls.
+    #[inline(always)]
     fn put(&mut self, bytes: &[u8]) {
-        if let Some(h) = &mut self.spilled {
-            Digest::update(h, bytes);
-        } else if self.len + bytes.len() <= ROOM {
-            self.buf.as_flattened_mut()[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-            self.len += bytes.len();
+        let end = self.len + bytes.len();
+        if end <= ROOM {
+            self.buf.as_flattened_mut()[self.len..end].copy_from_slice(bytes);
+            self.len = end;
         } else {
-            let mut h = Sha256::new();
-            Digest::update(&mut h, tag_block(Scheme::V1, self.purpose));
-            Digest::update(&mut h, &self.buf.as_flattened()[..self.len]);
-            Digest::update(&mut h, bytes);
-            self.spilled = Some(h);
+            self.overflow = true;
         }
+    }
+}
+
+/// `SHA-256(block(tag) || message)` for a message that [`ShortSha256`] could not keep.
+pub(crate) fn long(purpose: Purpose, write: impl FnOnce(&mut Sha256)) -> [u8; 32] {
+    let mut h = Sha256::new();
+    Digest::update(&mut h, tag_block(Scheme::V1, purpose));
+    write(&mut h);
+    h.finalize().into()
+}
+
+impl Sink for Sha256 {
+    fn put(&mut self, bytes: &[u8]) {
+        Digest::update(self, bytes);
     }
 }
 
@@ -104,19 +116,24 @@ mod tests {
     fn equals_plain_sha256_for_every_length_around_the_block_edges() {
         for n in 0..300usize {
             let tail: alloc::vec::Vec<u8> = (0..n).map(|i| (i * 31 + 7) as u8).collect();
-            let mut short = ShortSha256::new(Purpose::Ulid);
-            // Split the writes unevenly so that spilling happens mid-stream too.
+            let mut short = ShortSha256::new();
+            // Split the writes unevenly so that overflowing happens mid-stream too.
             let (a, b) = tail.split_at(n / 3);
             short.put(a);
             short.put(b);
             let mut plain = Sha256::new();
             Digest::update(&mut plain, tag_block(Scheme::V1, Purpose::Ulid));
             Digest::update(&mut plain, &tail);
-            assert_eq!(
-                short.finalize(),
-                <[u8; 32]>::from(plain.finalize()),
-                "n = {n}"
-            );
+            let plain = <[u8; 32]>::from(plain.finalize());
+            match short.finish(Purpose::Ulid) {
+                Some(digest) => assert_eq!(digest, plain, "n = {n}"),
+                None => assert!(n > ROOM, "n = {n} fits but was not kept"),
+            }
+            let long = long(Purpose::Ulid, |h| {
+                h.put(a);
+                h.put(b);
+            });
+            assert_eq!(long, plain, "n = {n}");
         }
     }
 }

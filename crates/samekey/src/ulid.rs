@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{Error, Result};
 use crate::framing;
 use crate::scheme::{HashState, Purpose, Scheme};
-use crate::short_sha256::ShortSha256;
+use crate::short_sha256::{self, ShortSha256};
 use crate::timestamp;
 
 const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -58,11 +58,19 @@ impl Ulid {
     }
 
     fn encode(&self) -> [u8; 26] {
+        // 128 bits = 3 + 25 * 5. Working on two 64-bit halves keeps every shift a single
+        // machine shift: characters 0..=12 lie in `hi` (bits 127..65), 14..=25 in `lo`
+        // (bits 59..0), and character 13 takes bit 64 and bits 63..60.
         let n = u128::from_be_bytes(self.0);
+        let (hi, lo) = ((n >> 64) as u64, n as u64);
+        let digit = |value: u64| CROCKFORD[(value & 31) as usize];
         let mut out = [0u8; 26];
-        for (i, c) in out.iter_mut().enumerate() {
-            let shift = 5 * (25 - i);
-            *c = CROCKFORD[((n >> shift) & 31) as usize];
+        for (i, c) in out[..13].iter_mut().enumerate() {
+            *c = digit(hi >> (61 - 5 * i));
+        }
+        out[13] = digit((hi << 4) | (lo >> 60));
+        for (i, c) in out[14..].iter_mut().enumerate() {
+            *c = digit(lo >> (55 - 5 * i));
         }
         out
     }
@@ -167,10 +175,19 @@ fn v0_digest<F: AsRef<[u8]>>(fields: &[F]) -> Result<[u8; 32]> {
 }
 
 fn short_v1_digest<F: AsRef<[u8]>>(namespace: &str, fields: &[F]) -> Result<[u8; 32]> {
-    let mut h = ShortSha256::new(Purpose::Ulid);
+    let mut h = ShortSha256::new();
     framing::ulid_namespace(&mut h, namespace.as_bytes())?;
     framing::ulid_fields(&mut h, fields)?;
-    Ok(h.finalize())
+    if let Some(digest) = h.finish(Purpose::Ulid) {
+        return Ok(digest);
+    }
+    // Framing succeeded above, so it cannot fail the second time.
+    let mut framed = Ok(());
+    let digest = short_sha256::long(Purpose::Ulid, |h| {
+        framed = framing::ulid_namespace(h, namespace.as_bytes())
+            .and_then(|()| framing::ulid_fields(h, fields));
+    });
+    framed.map(|()| digest)
 }
 
 fn state_digest<F: AsRef<[u8]>>(mut state: HashState, fields: &[F]) -> Result<[u8; 32]> {
