@@ -439,7 +439,8 @@ class UlidDeriver {
       const t = list[i];
       ms[i] = typeof t === 'number' ? t : toMs(t);
     }
-    const cols = columns.map((c) => Array.from(c));
+    // Arrays are read in place (nothing runs between reading and hashing); other iterables once.
+    const cols = columns.map((c) => (Array.isArray(c) ? c : Array.from(c)));
     cols.forEach((c, i) => {
       if (c.length !== ms.length) throw new TypeError(`column ${i} has ${c.length} values but there are ${ms.length} times`);
     });

@@ -6,9 +6,12 @@
 // this crate (`--all-targets`) would see every export as unused.
 #![cfg_attr(test, allow(dead_code))]
 
+mod batch_buffers;
 mod errors;
 
-use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint32Array, Uint8Array};
+use napi::bindgen_prelude::{
+    AsyncTask, Buffer, Float64Array, Latin1String, Uint32Array, Uint8Array,
+};
 use napi::JsString;
 use napi::{Env, Task};
 use napi_derive::napi;
@@ -57,34 +60,36 @@ pub fn prepare_ring(primary: String, accepted: String) -> Result<Buffer> {
 // cost more than the hashing itself.
 
 #[napi]
-pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
-    wire::derive(packed, time_ms).js()
+pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<Latin1String> {
+    wire::derive(packed, time_ms).map(Latin1String::from).js()
 }
 
+// ULID text is ASCII: handing it over as Latin-1 spares the engine a UTF-8 decode.
 #[napi]
-pub fn derive_many_packed(packed: &[u8], width: u32, times_ms: Float64Array) -> Result<String> {
-    wire::derive_many(packed, width as usize, &times_ms).js()
+pub fn derive_many_packed(
+    packed: &[u8],
+    width: u32,
+    times_ms: Float64Array,
+) -> Result<Latin1String> {
+    wire::derive_many(packed, width as usize, &times_ms)
+        .map(Latin1String::from)
+        .js()
 }
 
 /// `deriveManyPacked` for string columns: one joined string and each field's length in
 /// UTF-16 units, read by the engine without a per-character JavaScript loop.
 #[napi]
-pub fn derive_many_utf16(
+pub fn derive_many_utf16<'env>(
+    env: &'env Env,
     settings: &[u8],
     width: u32,
     times_ms: Float64Array,
     text: JsString,
     lengths: Uint32Array,
-) -> Result<String> {
-    let units = text
-        .into_utf16()
-        .map_err(|e| errors::type_error(format!("text: {e}")))?;
-    // napi-rs keeps the terminating NUL that napi_get_value_string_utf16 writes.
-    let units = units
-        .as_slice()
-        .split_last()
-        .map_or(&[][..], |(_, text)| text);
-    wire::derive_many_utf16(settings, width as usize, &times_ms, units, &lengths).js()
+) -> Result<JsString<'env>> {
+    batch_buffers::with_utf16(env, &text, |units, out| {
+        wire::derive_many_utf16(settings, width as usize, &times_ms, units, &lengths, out).js()
+    })
 }
 
 #[napi]

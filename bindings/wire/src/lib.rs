@@ -189,13 +189,16 @@ pub fn derive_many(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<Stri
 /// [`derive_many`] with the fields as UTF-16 text, as a JavaScript engine holds it: every
 /// field of every row, row by row, concatenated in `units`, field `i` being `lengths[i]`
 /// units long. `packed` carries the settings (scheme, namespace, secret) and no field.
+/// The ids' text (26 ASCII bytes each) is appended to `out`, which the caller may reuse
+/// from batch to batch; on an error `out` holds the ids before the failing row.
 pub fn derive_many_utf16(
     packed: &[u8],
     width: usize,
     times_ms: &[f64],
     units: &[u16],
     lengths: &[u32],
-) -> Result<String> {
+    out: &mut Vec<u8>,
+) -> Result<()> {
     if width == 0 {
         return Err(Error::NoFields.into());
     }
@@ -204,19 +207,35 @@ pub fn derive_many_utf16(
     }
     let r = Request::parse(packed)?;
     let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
-    let mut out = Vec::with_capacity(26 * times_ms.len());
+    out.reserve(26 * times_ms.len());
     let (mut utf8, mut ends) = (Vec::new(), Vec::with_capacity(width));
     let mut at = 0usize;
     for (row, &t) in lengths.chunks_exact(width).zip(times_ms) {
+        let row_len = row
+            .iter()
+            .fold(0usize, |a, &n| a.saturating_add(n as usize));
+        let text = units
+            .get(at..at.saturating_add(row_len))
+            .ok_or(WireError::Malformed("the lengths exceed the text"))?;
+        at += row_len;
         utf8.clear();
         ends.clear();
-        for &n in row {
-            let field = units
-                .get(at..at + n as usize)
-                .ok_or(WireError::Malformed("the lengths exceed the text"))?;
-            samekey::text::push_utf16(field, &mut utf8)?;
-            ends.push(utf8.len());
-            at += n as usize;
+        if text.iter().all(|&u| u < 0x80) {
+            // ASCII: one narrowing copy of the row, and UTF-8 offsets equal UTF-16 ones.
+            utf8.extend(text.iter().map(|&u| u as u8));
+            let mut end = 0;
+            ends.extend(row.iter().map(|&n| {
+                end += n as usize;
+                end
+            }));
+        } else {
+            // Field by field, so that a surrogate pair split across two fields is an error.
+            let mut start = 0;
+            for &n in row {
+                samekey::text::push_utf16(&text[start..start + n as usize], &mut utf8)?;
+                ends.push(utf8.len());
+                start += n as usize;
+            }
         }
         // Rows of up to 4 fields (nearly all) slice the buffer without allocating.
         let mut few: [&[u8]; 4] = [&[]; 4];
@@ -241,7 +260,7 @@ pub fn derive_many_utf16(
     if at != units.len() {
         return Err(WireError::Malformed("the text is longer than its lengths"));
     }
-    String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
+    Ok(())
 }
 
 /// The exact bytes hashed for a request's id (spec §4.2, §4.3).
@@ -468,6 +487,13 @@ mod tests {
                 lengths.push(utf16(f).len() as u32);
             }
         }
+        let derive_many_utf16 =
+            |settings: &[u8], width, times: &[f64], text: &[u16], lengths: &[u32]| {
+                let mut out = b"kept ".to_vec();
+                derive_many_utf16(settings, width, times, text, lengths, &mut out)?;
+                let out = String::from_utf8(out).unwrap();
+                Ok::<_, WireError>(out.strip_prefix("kept ").unwrap().to_string())
+            };
         let want = derive_many(&packed, 2, &times).unwrap();
         assert_eq!(
             derive_many_utf16(&settings, 2, &times, &text, &lengths).unwrap(),
@@ -490,6 +516,10 @@ mod tests {
         ));
         let lone = [0xD800u16, 0x61, 0x62, 0x63, 0x64];
         let err = derive_many_utf16(&settings, 2, &times[..1], &lone[..3], &[1, 2]).unwrap_err();
+        assert!(matches!(err, WireError::Core(Error::InvalidString)));
+        // A surrogate pair split between two fields leaves each field a lone surrogate.
+        let split = utf16("\u{1F600}");
+        let err = derive_many_utf16(&settings, 2, &times[..1], &split, &[1, 1]).unwrap_err();
         assert!(matches!(err, WireError::Core(Error::InvalidString)));
     }
 }
