@@ -75,7 +75,12 @@ function field(f) {
 // Fields travel to the addon packed in one reused buffer (u32 LE length + bytes each):
 // napi converts an array of strings element by element at several times the cost of
 // hashing them. Packing is transport only; the samekey framing happens in the core.
-let scratch = new Uint8Array(1 << 16);
+// The napi backend lends its own buffer, which `deriveShared` reads with no arguments
+// (see src/shared_scratch.rs); packing grows past it into a private one when needed.
+const shared = native.sharedScratch?.();
+const sharedView = shared && new DataView(shared.buffer, shared.byteOffset, shared.byteLength);
+const freshScratch = () => shared ?? new Uint8Array(1 << 16);
+let scratch = freshScratch();
 
 function reserve(at, extra) {
   if (at + extra > scratch.length) {
@@ -178,8 +183,22 @@ function withPacked(end, fn) {
   } catch (e) {
     throw translate(e);
   } finally {
-    if (end > 1 << 16) scratch = new Uint8Array(1 << 16);
+    // Grown for a large request: back to the usual buffer.
+    if (scratch.length > 1 << 16) scratch = freshScratch();
   }
+}
+
+/** The id text of the request packed in `scratch[0, end)` at `ms`. */
+function deriveText(end, ms) {
+  if (scratch === shared && end + 8 <= shared.length) {
+    sharedView.setFloat64(end, ms, true);
+    try {
+      return native.deriveShared();
+    } catch (e) {
+      throw translate(e);
+    }
+  }
+  return withPacked(end, (buf) => native.derivePacked(buf, ms));
 }
 
 function schemeArg(scheme) {
@@ -334,16 +353,21 @@ function ulidText(id) {
 
 // Prepared derivers for keyless (scheme, namespace) pairs, so `deriveUlid` pays the
 // preparation once; bounded, since namespaces may come from data.
+// Keyed by scheme, then namespace: no key string to build on every call.
 const derivers = new Map();
 
 function deriverFor(scheme, namespace, secret) {
   if (secret !== undefined) return new UlidDeriver({ scheme, namespace, secret });
-  const key = `${schemeArg(scheme)}\u0000${namespace}`;
-  let d = derivers.get(key);
+  let byNamespace = derivers.get(schemeArg(scheme));
+  if (byNamespace === undefined) {
+    if (derivers.size >= 16) derivers.clear();
+    derivers.set(scheme, (byNamespace = new Map()));
+  }
+  let d = byNamespace.get(namespace);
   if (d === undefined) {
     d = new UlidDeriver({ scheme, namespace });
-    if (derivers.size >= 64) derivers.clear();
-    derivers.set(key, d);
+    if (byNamespace.size >= 64) byNamespace.clear();
+    byNamespace.set(namespace, d);
   }
   return d;
 }
@@ -400,7 +424,7 @@ class UlidDeriver {
     if (list.length > 255) return this.deriveMany([ms], list.map((f) => [f]))[0];
     let end = this.#packSettings(list.length);
     for (let i = 0; i < list.length; i++) end = packField(list[i], end);
-    return Ulid._trusted(withPacked(end, (buf) => native.derivePacked(buf, ms)));
+    return Ulid._trusted(deriveText(end, ms));
   }
 
   #deriveManyPacked(ms, cols) {
@@ -599,7 +623,7 @@ class KeyRing {
   deriveUlid(fields, { time, namespace, secret } = {}) {
     const ms = toMs(time);
     const end = this.#pack(fields, namespace, secret);
-    return Ulid._trusted(withPacked(end, (buf) => native.derivePacked(buf, ms)));
+    return Ulid._trusted(deriveText(end, ms));
   }
 
   candidateUlids(fields, { time, namespace, secret } = {}) {

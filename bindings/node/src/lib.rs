@@ -8,6 +8,7 @@
 
 mod batch_buffers;
 mod errors;
+mod shared_scratch;
 
 use napi::bindgen_prelude::{
     AsyncTask, Buffer, Float64Array, Latin1String, Uint32Array, Uint8Array,
@@ -59,9 +60,31 @@ pub fn prepare_ring(primary: String, accepted: String) -> Result<Buffer> {
 // Free functions taking one packed buffer: on napi each argument and each method call
 // cost more than the hashing itself.
 
+/// The thread's request buffer, which `deriveShared` reads.
+#[napi(ts_return_type = "Uint8Array")]
+pub fn shared_scratch(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>> {
+    let value = shared_scratch::get(env)?;
+    // SAFETY: `value` is a live value of this environment's current scope.
+    Ok(unsafe { napi::bindgen_prelude::Unknown::from_raw_unchecked(env.raw(), value) })
+}
+
+/// `derivePacked` of the request in the shared buffer, followed there by its time as a
+/// little-endian f64. No arguments: see `shared_scratch.rs`.
 #[napi]
-pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<Latin1String> {
-    wire::derive(packed, time_ms).map(Latin1String::from).js()
+pub fn derive_shared() -> Result<Latin1String> {
+    shared_scratch::with(|buf| {
+        let text = wire::derive_timed(buf).js()?;
+        Ok(Latin1String::from(
+            String::from_utf8_lossy(&text).into_owned(),
+        ))
+    })
+}
+
+#[napi]
+pub fn derive_packed<'env>(env: &'env Env, packed: &[u8], time_ms: f64) -> Result<JsString<'env>> {
+    let text = wire::derive_text(packed, time_ms).js()?;
+    env.create_string_latin1(text)
+        .map_err(|e| errors::type_error(format!("id: {e}")))
 }
 
 // ULID text is ASCII: handing it over as Latin-1 spares the engine a UTF-8 decode.

@@ -170,6 +170,36 @@ test('batch of text columns (one joined string) equals the bytes path and one by
   assert.equal(code(() => d.deriveMany([times[0]], [['a\ud800'], ['en']])), 'invalid_string');
 });
 
+test('requests past the 64 KiB request buffer, then small ones again', () => {
+  const d = new samekey.UlidDeriver();
+  const small = d.derive(['slug', 'en'], { time: T }).toString();
+  for (const big of ['\u00e9'.repeat(40000), 'x'.repeat(70000), new Uint8Array(70000).fill(7)]) {
+    const one = d.derive([big, 'en'], { time: T }).toString();
+    assert.equal(samekey.deriveUlid([big, 'en'], { time: T }).toString(), one);
+    assert.deepEqual(d.deriveMany([T], [[big], ['en']], { asString: true }), [one]);
+    assert.equal(d.derive(['slug', 'en'], { time: T }).toString(), small);
+  }
+  assert.equal(code(() => d.derive(['x'.repeat(70000)], { time: 1.5 })), 'invalid_timestamp');
+  assert.equal(code(() => d.derive(['slug'], { time: 1.5 })), 'invalid_timestamp');
+});
+
+test('two loaded copies of the module interleave without mixing requests', () => {
+  const entry = require.resolve(process.env.SAMEKEY_JS_PACKAGE || 'samekey');
+  const dir = path.dirname(entry);
+  for (const k of Object.keys(require.cache)) if (k.startsWith(dir) && !k.endsWith('.node')) delete require.cache[k];
+  const other = require(entry);
+  assert.notEqual(other.UlidDeriver, samekey.UlidDeriver);
+  const rows = Array.from({ length: 20 }, (_, i) => [`slug-${i}`, i % 2 ? 'en' : 'de']);
+  const alone = rows.map((f) => samekey.deriveUlid(f, { time: T }).toString());
+  const mixed = rows.map((f, i) => {
+    const mine = samekey.deriveUlid(f, { time: T }).toString();
+    const theirs = other.deriveUlid(rows[rows.length - 1 - i], { time: T }).toString();
+    assert.equal(theirs, alone[rows.length - 1 - i]);
+    return mine;
+  });
+  assert.deepEqual(mixed, alone);
+});
+
 test('errors carry the core code; ERROR_CODES lists them', () => {
   const e = (() => { try { samekey.parseRfc3339('nope'); } catch (x) { return x; } })();
   assert.ok(e instanceof SamekeyError && e instanceof Error);

@@ -48,9 +48,11 @@ fn scheme_of(code: u8) -> Result<Scheme> {
         .ok_or(WireError::Malformed("unknown scheme code"))
 }
 
-/// A decoded request; its slices borrow from the buffer.
+/// A decoded request; its slices borrow from the buffer. Decoding allocates nothing, as
+/// it runs on every single-id call.
 pub struct Request<'a> {
-    pub schemes: Vec<Scheme>,
+    /// Scheme codes, primary first, each checked by `parse`.
+    codes: &'a [u8],
     pub namespace: &'a str,
     pub secret: Option<&'a [u8]>,
     pub count: usize,
@@ -64,13 +66,13 @@ impl<'a> Request<'a> {
         let head = buf
             .get(1..k + 3)
             .ok_or(WireError::Malformed("short header"))?;
-        let schemes = head[..k]
-            .iter()
-            .map(|&c| scheme_of(c))
-            .collect::<Result<Vec<_>>>()?;
+        let codes = &head[..k];
+        for &c in codes {
+            scheme_of(c)?;
+        }
         let (has_secret, count) = (head[k] == 1, usize::from(head[k + 1]));
         let mut r = Request {
-            schemes,
+            codes,
             namespace: "",
             secret: None,
             count,
@@ -103,15 +105,50 @@ impl<'a> Request<'a> {
         (0..n).map(|_| self.item()).collect()
     }
 
+    /// Calls `f` with the request's `count` fields, on the stack when there are few, and
+    /// the request positioned after them.
+    pub fn with_fields<R>(
+        &mut self,
+        f: impl FnOnce(&mut Self, &[&'a [u8]]) -> Result<R>,
+    ) -> Result<R> {
+        let mut few: [&[u8]; 8] = [&[]; 8];
+        if let Some(slots) = few.get_mut(..self.count) {
+            for slot in slots.iter_mut() {
+                *slot = self.item()?;
+            }
+            return f(self, slots);
+        }
+        let fields = self.fields(self.count)?;
+        f(self, &fields)
+    }
+
+    /// The next 8 bytes as a little-endian `f64`.
+    pub fn f64(&mut self) -> Result<f64> {
+        let bytes = self
+            .buf
+            .get(self.at..self.at + 8)
+            .ok_or(WireError::Malformed("truncated time"))?;
+        self.at += 8;
+        let mut le = [0u8; 8];
+        le.copy_from_slice(bytes);
+        Ok(f64::from_le_bytes(le))
+    }
+
     fn primary(&self) -> Result<Scheme> {
-        self.schemes
-            .first()
-            .copied()
-            .ok_or(WireError::Malformed("no scheme"))
+        scheme_of(
+            *self
+                .codes
+                .first()
+                .ok_or(WireError::Malformed("no scheme"))?,
+        )
     }
 
     fn ring(&self) -> Result<KeyRing> {
-        Ok(KeyRing::new(self.primary()?, &self.schemes[1..])?)
+        let accepted = self.codes[1..]
+            .iter()
+            .map(|&c| scheme_of(c))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(KeyRing::new(self.primary()?, &accepted)?)
     }
 }
 
@@ -136,19 +173,29 @@ pub fn prepare_ring(primary: &str, accepted: &[String]) -> Result<Vec<u8>> {
 /// The id of a request's fields at `t` (checked milliseconds), under its primary scheme.
 pub fn derive_id(packed: &[u8], t: u64) -> Result<Ulid> {
     let mut r = Request::parse(packed)?;
-    let fields = r.fields(r.count)?;
-    Ok(samekey::derive_ulid(
-        r.primary()?,
-        t,
-        r.namespace,
-        &fields,
-        r.secret,
-    )?)
+    let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
+    r.with_fields(|_, fields| Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?))
 }
 
 /// The ULID text of a request's fields at `time_ms` (a JS number).
 pub fn derive(packed: &[u8], time_ms: f64) -> Result<String> {
     Ok(derive_id(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_string())
+}
+
+/// [`derive_text`] of a request followed by its time: `packed request || f64le(time_ms)`,
+/// so that one buffer is the whole call. Bytes after the time are ignored.
+pub fn derive_timed(buf: &[u8]) -> Result<[u8; 26]> {
+    let mut r = Request::parse(buf)?;
+    let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
+    r.with_fields(|r, fields| {
+        let t = samekey::timestamp::from_millis_f64(r.f64()?)?;
+        Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?.to_text_bytes())
+    })
+}
+
+/// [`derive`] as the 26 ASCII bytes of the text, without allocating.
+pub fn derive_text(packed: &[u8], time_ms: f64) -> Result<[u8; 26]> {
+    Ok(derive_id(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_text_bytes())
 }
 
 /// The ids of rows of `width` fields each, one per time, handed to `out` in order.
@@ -467,6 +514,33 @@ mod tests {
 
     fn utf16(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn a_timed_request_derives_what_the_request_and_its_time_derive() {
+        // k = 1, scheme v1, no secret, 2 fields; namespace "", fields "slug", "en".
+        let mut packed = vec![1u8, 1, 0, 2];
+        for item in [&b""[..], b"slug", b"en"] {
+            packed.extend_from_slice(&(item.len() as u32).to_le_bytes());
+            packed.extend_from_slice(item);
+        }
+        let t = 1714564800000.0;
+        let mut timed = packed.clone();
+        timed.extend_from_slice(&f64::to_le_bytes(t));
+        let want = derive(&packed, t).unwrap();
+        assert_eq!(derive_timed(&timed).unwrap(), want.as_bytes());
+        timed.extend_from_slice(b"ignored");
+        assert_eq!(derive_timed(&timed).unwrap(), want.as_bytes());
+        assert!(matches!(
+            derive_timed(&timed[..packed.len() + 7]),
+            Err(WireError::Malformed("truncated time"))
+        ));
+        let mut fractional = packed.clone();
+        fractional.extend_from_slice(&f64::to_le_bytes(1.5));
+        assert!(matches!(
+            derive_timed(&fractional),
+            Err(WireError::Core(Error::InvalidTimestamp(_)))
+        ));
     }
 
     #[test]
