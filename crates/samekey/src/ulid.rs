@@ -14,6 +14,17 @@ use crate::timestamp;
 
 const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
+/// Both characters of every 10-bit value: text is written two characters per lookup.
+const PAIRS: [[u8; 2]; 1024] = {
+    let mut pairs = [[0u8; 2]; 1024];
+    let mut v = 0;
+    while v < 1024 {
+        pairs[v] = [CROCKFORD[v >> 5], CROCKFORD[v & 31]];
+        v += 1;
+    }
+    pairs
+};
+
 /// A ULID: 48-bit big-endian millisecond timestamp followed by 80 bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ulid([u8; 16]);
@@ -53,26 +64,36 @@ impl Ulid {
     }
 
     /// The 26 ASCII bytes of the ULID text, without allocating (for bulk output).
+    #[inline]
     pub fn to_text_bytes(&self) -> [u8; 26] {
         self.encode()
     }
 
+    #[inline]
     fn encode(&self) -> [u8; 26] {
-        // 128 bits = 3 + 25 * 5. Working on two 64-bit halves keeps every shift a single
-        // machine shift: characters 0..=12 lie in `hi` (bits 127..65), 14..=25 in `lo`
-        // (bits 59..0), and character 13 takes bit 64 and bits 63..60.
+        // 128 bits = 3 + 25 * 5, written as 13 pairs of characters: the top byte (3 + 5
+        // bits), then 12 pairs of 10 bits. Two 64-bit halves keep every shift a single
+        // machine shift: pairs 0..=5 lie in `hi`, 7..=12 in `lo`, and pair 6 takes the
+        // last 6 bits of `hi` and the first 4 of `lo`.
         let n = u128::from_be_bytes(self.0);
         let (hi, lo) = ((n >> 64) as u64, n as u64);
-        let digit = |value: u64| CROCKFORD[(value & 31) as usize];
-        let mut out = [0u8; 26];
-        for (i, c) in out[..13].iter_mut().enumerate() {
-            *c = digit(hi >> (61 - 5 * i));
-        }
-        out[13] = digit((hi << 4) | (lo >> 60));
-        for (i, c) in out[14..].iter_mut().enumerate() {
-            *c = digit(lo >> (55 - 5 * i));
-        }
-        out
+        let pair = |value: u64| u64::from(u16::from_le_bytes(PAIRS[(value & 1023) as usize]));
+        // Four pairs to a word, written whole (see `assemble`).
+        let word = |p: [u64; 4]| (p[0] | p[1] << 16 | p[2] << 32 | p[3] << 48).to_le_bytes();
+        let words = [
+            word([56, 46, 36, 26].map(|s| pair(hi >> s))),
+            word([
+                pair(hi >> 16),
+                pair(hi >> 6),
+                pair(hi << 4 | lo >> 60),
+                pair(lo >> 50),
+            ]),
+            word([40, 30, 20, 10].map(|s| pair(lo >> s))),
+        ];
+        let mut text = [0u8; 26];
+        text[..24].copy_from_slice(words.as_flattened());
+        text[24..].copy_from_slice(&PAIRS[(lo & 1023) as usize]);
+        text
     }
 }
 
@@ -196,10 +217,12 @@ fn state_digest<F: AsRef<[u8]>>(mut state: HashState, fields: &[F]) -> Result<[u
 }
 
 fn assemble(t: u64, digest: &[u8; 32]) -> Ulid {
-    let mut id = [0u8; 16];
-    id[..6].copy_from_slice(&t.to_be_bytes()[2..]);
-    id[6..].copy_from_slice(&digest[..10]);
-    Ulid(id)
+    // As one 128-bit word rather than two byte copies: the text encoder reads the id back
+    // as whole words, which a CPU cannot forward from narrower stores without a stall.
+    let mut first = [0u8; 16];
+    first.copy_from_slice(&digest[..16]);
+    let hash80 = u128::from_be_bytes(first) >> 48;
+    Ulid((u128::from(t) << 80 | hash80).to_be_bytes())
 }
 
 struct V0Sink<'a>(&'a mut Sha256);
