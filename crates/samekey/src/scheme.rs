@@ -23,7 +23,7 @@ pub enum Scheme {
 impl Scheme {
     pub const ALL: [Scheme; 3] = [Scheme::V0, Scheme::V1, Scheme::V2];
 
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Scheme::V0 => "v0",
             Scheme::V1 => "v1",
@@ -79,7 +79,7 @@ pub(crate) enum Purpose {
 }
 
 impl Purpose {
-    fn as_str(self) -> &'static str {
+    const fn as_str(self) -> &'static str {
         match self {
             Purpose::Ulid => "ulid",
             Purpose::Revision => "revision",
@@ -88,7 +88,9 @@ impl Purpose {
 }
 
 /// `block(tag)`: `samekey/<scheme>/<purpose>` zero-padded to one 64-byte hash block.
-pub(crate) fn tag_block(scheme: Scheme, purpose: Purpose) -> [u8; 64] {
+/// A `const fn` (hence the index loops), so that v1's tag midstates are compile-time
+/// constants (see `short_sha256`).
+pub(crate) const fn tag_block(scheme: Scheme, purpose: Purpose) -> [u8; 64] {
     let mut block = [0u8; 64];
     let parts: [&[u8]; 4] = [
         b"samekey/",
@@ -96,10 +98,15 @@ pub(crate) fn tag_block(scheme: Scheme, purpose: Purpose) -> [u8; 64] {
         b"/",
         purpose.as_str().as_bytes(),
     ];
-    let mut at = 0;
-    for part in parts {
-        block[at..at + part.len()].copy_from_slice(part);
-        at += part.len();
+    let (mut at, mut p) = (0, 0);
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            block[at] = parts[p][i];
+            at += 1;
+            i += 1;
+        }
+        p += 1;
     }
     block
 }

@@ -14,17 +14,6 @@ use crate::timestamp;
 
 const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-/// Both characters of every 10-bit value: text is written two characters per lookup.
-const PAIRS: [[u8; 2]; 1024] = {
-    let mut pairs = [[0u8; 2]; 1024];
-    let mut v = 0;
-    while v < 1024 {
-        pairs[v] = [CROCKFORD[v >> 5], CROCKFORD[v & 31]];
-        v += 1;
-    }
-    pairs
-};
-
 /// A ULID: 48-bit big-endian millisecond timestamp followed by 80 bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ulid([u8; 16]);
@@ -71,28 +60,12 @@ impl Ulid {
 
     #[inline]
     fn encode(&self) -> [u8; 26] {
-        // 128 bits = 3 + 25 * 5, written as 13 pairs of characters: the top byte (3 + 5
-        // bits), then 12 pairs of 10 bits. Two 64-bit halves keep every shift a single
-        // machine shift: pairs 0..=5 lie in `hi`, 7..=12 in `lo`, and pair 6 takes the
-        // last 6 bits of `hi` and the first 4 of `lo`.
+        // 128 bits = 3 + 25 * 5: character i holds bits 125 - 5i .. 129 - 5i.
         let n = u128::from_be_bytes(self.0);
-        let (hi, lo) = ((n >> 64) as u64, n as u64);
-        let pair = |value: u64| u64::from(u16::from_le_bytes(PAIRS[(value & 1023) as usize]));
-        // Four pairs to a word, written whole (see `assemble`).
-        let word = |p: [u64; 4]| (p[0] | p[1] << 16 | p[2] << 32 | p[3] << 48).to_le_bytes();
-        let words = [
-            word([56, 46, 36, 26].map(|s| pair(hi >> s))),
-            word([
-                pair(hi >> 16),
-                pair(hi >> 6),
-                pair(hi << 4 | lo >> 60),
-                pair(lo >> 50),
-            ]),
-            word([40, 30, 20, 10].map(|s| pair(lo >> s))),
-        ];
         let mut text = [0u8; 26];
-        text[..24].copy_from_slice(words.as_flattened());
-        text[24..].copy_from_slice(&PAIRS[(lo & 1023) as usize]);
+        for (i, c) in text.iter_mut().enumerate() {
+            *c = CROCKFORD[((n >> (125 - 5 * i)) & 31) as usize];
+        }
         text
     }
 }
