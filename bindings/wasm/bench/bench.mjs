@@ -7,7 +7,7 @@ import { runBench } from './cases.js';
 import { serve } from '../test/serve.mjs';
 import { launch } from '../test/browser.mjs';
 
-console.log(`ULID text per key, 20-byte slug + 'en', best of 7 runs of 20000 keys\n\nNode ${process.version}:`);
+console.log(`ULID text per key, 20-byte slug + 'en', fastest of 7 interleaved rounds of 20000 keys\n\nNode ${process.version}:`);
 console.log(await runBench({ samekey, sha256, subtle: webcrypto.subtle, now: () => performance.now() }));
 const server = await serve();
 const browser = await launch();

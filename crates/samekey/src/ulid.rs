@@ -60,11 +60,19 @@ impl Ulid {
 
     #[inline]
     fn encode(&self) -> [u8; 26] {
-        // 128 bits = 3 + 25 * 5: character i holds bits 125 - 5i .. 129 - 5i.
+        // 128 bits = 3 + 25 * 5: character i holds bits 125 - 5i .. 129 - 5i. Shifting
+        // 64-bit halves, not a u128, which WebAssembly would emulate in every iteration:
+        // characters 0..=12 lie in `hi`, 14..=25 in `lo`, and 13 takes bits of both.
         let n = u128::from_be_bytes(self.0);
+        let (hi, lo) = ((n >> 64) as u64, n as u64);
         let mut text = [0u8; 26];
         for (i, c) in text.iter_mut().enumerate() {
-            *c = CROCKFORD[((n >> (125 - 5 * i)) & 31) as usize];
+            let bits = match i {
+                0..=12 => hi >> (61 - 5 * i),
+                13 => hi << 4 | lo >> 60,
+                _ => lo >> (125 - 5 * i),
+            };
+            *c = CROCKFORD[(bits & 31) as usize];
         }
         text
     }
