@@ -75,14 +75,28 @@ function field(f) {
 // Fields travel to the addon packed in one reused buffer (u32 LE length + bytes each):
 // napi converts an array of strings element by element at several times the cost of
 // hashing them. Packing is transport only; the samekey framing happens in the core.
-// The napi backend lends its own buffer, which `deriveShared` reads with no arguments
-// (see src/shared_scratch.rs); packing grows past it into a private one when needed.
-const shared = native.sharedScratch?.();
-const sharedView = shared && new DataView(shared.buffer, shared.byteOffset, shared.byteLength);
-const freshScratch = () => shared ?? new Uint8Array(1 << 16);
+// A backend may lend a request buffer that `deriveShared` reads without arguments. The
+// napi addon lends a Uint8Array (src/shared_scratch.rs) and returns the id. The wasm
+// module names a region of its memory and leaves the id's text at its start; views of
+// that memory detach (length 0) when it grows, and are then made again. Packing grows
+// past the lent buffer into a private one when a request needs more room.
+let shared, sharedView, sharedText;
+const ascii = native.sharedScratchAddress && new TextDecoder();
+function freshScratch() {
+  if (shared === undefined || shared.length === 0) {
+    if (native.sharedScratch) shared = native.sharedScratch();
+    else if (native.sharedScratchAddress) shared = new Uint8Array(native.wasmMemory().buffer, native.sharedScratchAddress(), 1 << 16);
+    else return new Uint8Array(1 << 16);
+    sharedView = new DataView(shared.buffer, shared.byteOffset, shared.byteLength);
+    sharedText = shared.subarray(0, 26);
+  }
+  return shared;
+}
 let scratch = freshScratch();
 
 function reserve(at, extra) {
+  // Every packing starts at 0: the moment to replace a detached view.
+  if (at === 0 && scratch.length === 0) scratch = freshScratch();
   if (at + extra > scratch.length) {
     const bigger = new Uint8Array(Math.max(scratch.length * 2, at + extra));
     bigger.set(scratch.subarray(0, at));
@@ -179,7 +193,10 @@ function packRequest(codes, namespace, secret, fields) {
  */
 function withPacked(end, fn) {
   try {
-    return fn(host.copiesArguments ? scratch.subarray(0, end) : scratch);
+    if (!host.copiesArguments) return fn(scratch);
+    // A view of wasm memory would detach, and copy in as empty, if making room for the
+    // copy grew that memory: the lent buffer goes over as a copy of its own.
+    return fn(scratch === shared ? scratch.slice(0, end) : scratch.subarray(0, end));
   } catch (e) {
     throw translate(e);
   } finally {
@@ -193,10 +210,13 @@ function deriveText(end, ms) {
   if (scratch === shared && end + 8 <= shared.length) {
     sharedView.setFloat64(end, ms, true);
     try {
-      return native.deriveShared();
+      const id = native.deriveShared();
+      if (id !== undefined) return id;
     } catch (e) {
       throw translate(e);
     }
+    if (shared.length === 0) scratch = freshScratch(); // the memory grew during the call
+    return ascii.decode(sharedText);
   }
   return withPacked(end, (buf) => native.derivePacked(buf, ms));
 }
