@@ -1,7 +1,7 @@
-//! Buffers kept between batch calls. A batch's text is megabytes; allocating that much
-//! afresh on every call costs page faults and zeroing comparable to the hashing itself
-//! (measured with `perf` on `deriveMany`), so each thread keeps one input and one output
-//! buffer up to `KEEP` bytes and allocates only for larger batches.
+//! Buffers kept between batch calls. `deriveMany` sends up to 2048 rows a call, some
+//! 100 KB of text; allocating, zeroing and copying that afresh on every call (napi-rs's
+//! `into_utf16`, a returned `String`) measured ~20 ns a key of ~155. Each thread keeps
+//! one input and one output buffer up to `KEEP` bytes and allocates only beyond that.
 
 use std::cell::RefCell;
 

@@ -156,6 +156,27 @@ test('batch equals one by one', () => {
   assert.equal(code(() => d.deriveMany(times, [])), 'no_fields');
 });
 
+test('a batch across several native calls: text and bytes chunks, errors anywhere', () => {
+  const n = 5000; // more than two chunks of 2048 rows
+  const times = Array.from({ length: n }, (_, i) => 1714564800000 + i);
+  const slugs = times.map((_, i) => (i === 3000 ? new TextEncoder().encode('bytes-row') : `post-${i}`));
+  const d = new samekey.UlidDeriver();
+  const many = d.deriveMany(times, [slugs], { asString: true });
+  assert.equal(many.length, n);
+  for (const i of [0, 2047, 2048, 3000, 4095, 4096, n - 1]) {
+    assert.equal(many[i], d.derive([slugs[i]], { time: times[i] }).toString(), `row ${i}`);
+  }
+  assert.equal(new Set(many).size, n);
+  const bad = slugs.slice();
+  bad[n - 1] = 'a\ud800';
+  assert.equal(code(() => d.deriveMany(times, [bad])), 'invalid_string');
+  const late = times.slice();
+  late[4500] = 1.5;
+  assert.equal(code(() => d.deriveMany(late, [slugs])), 'invalid_timestamp');
+  assert.deepEqual(d.deriveMany([], [[]]), []);
+  assert.equal(code(() => d.deriveMany([], [])), 'no_fields');
+});
+
 test('batch of text columns (one joined string) equals the bytes path and one by one', () => {
   const times = [1714564800000, 1714564800001, 1714564800002];
   const slugs = ['caf\u00e9', 'x\u{1F600}y', ''];
