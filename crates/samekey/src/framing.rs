@@ -17,6 +17,12 @@ impl Sink for HashState {
     }
 }
 
+impl Sink for sha2::Sha256 {
+    fn put(&mut self, bytes: &[u8]) {
+        sha2::Digest::update(self, bytes);
+    }
+}
+
 impl Sink for Vec<u8> {
     fn put(&mut self, bytes: &[u8]) {
         self.extend_from_slice(bytes);

@@ -1,5 +1,5 @@
 //! Unkeyed v1 hashing of tagged messages in as few SHA-256 compressions as the message
-//! needs. The tag block's compressed state is computed once; the rest of a typical
+//! needs. The tag block's compressed state is a compile-time constant; the rest of a typical
 //! message (an id's namespace and fields, well under 55 bytes) is collected on the stack
 //! and finished with one call to the compression function. That is what keeps a v1 id
 //! as cheap as the bare `sha256(slug + ":" + lang)` it replaces (spec §2.4).
@@ -152,12 +152,6 @@ pub(crate) fn long(purpose: Purpose, write: impl FnOnce(&mut Sha256)) -> [u8; 32
     Digest::update(&mut h, tag_block(Scheme::V1, purpose));
     write(&mut h);
     h.finalize().into()
-}
-
-impl Sink for Sha256 {
-    fn put(&mut self, bytes: &[u8]) {
-        Digest::update(self, bytes);
-    }
 }
 
 #[cfg(test)]

@@ -172,7 +172,7 @@ impl UlidDeriver {
 
 fn v0_digest<F: AsRef<[u8]>>(fields: &[F]) -> Result<[u8; 32]> {
     let mut h = Sha256::new();
-    framing::v0_fields(&mut V0Sink(&mut h), fields)?;
+    framing::v0_fields(&mut h, fields)?;
     Ok(h.finalize().into())
 }
 
@@ -204,14 +204,6 @@ fn assemble(t: u64, digest: &[u8; 32]) -> Ulid {
     first.copy_from_slice(&digest[..16]);
     let hash80 = u128::from_be_bytes(first) >> 48;
     Ulid((u128::from(t) << 80 | hash80).to_be_bytes())
-}
-
-struct V0Sink<'a>(&'a mut Sha256);
-
-impl framing::Sink for V0Sink<'_> {
-    fn put(&mut self, bytes: &[u8]) {
-        Digest::update(self.0, bytes);
-    }
 }
 
 /// Derives the deterministic ULID of `fields` at `timestamp_ms` (spec §4).
