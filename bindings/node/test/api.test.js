@@ -217,6 +217,24 @@ test('ids stay right after the engine memory grows (wasm views of it detach)', (
   assert.equal(samekey.verify(before[0], ['slug', 'en'], { time: T }), 'v1');
 });
 
+test('worker threads derive the same ids as the main thread (each has its own buffer)', async () => {
+  const { Worker } = require('node:worker_threads');
+  const entry = require.resolve(process.env.SAMEKEY_JS_PACKAGE || 'samekey');
+  const rows = Array.from({ length: 200 }, (_, i) => [`slug-${i}`, 'en']);
+  const want = rows.map((f) => samekey.deriveUlid(f, { time: T }).toString());
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const samekey = require(workerData.entry);
+    parentPort.postMessage(workerData.rows.map((f) => samekey.deriveUlid(f, { time: workerData.time }).toString()));`;
+  const run = () => new Promise((resolve, reject) => {
+    const w = new Worker(code, { eval: true, workerData: { entry, rows, time: T.getTime() } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+  const results = await Promise.all([run(), run()]);
+  for (const got of results) assert.deepEqual(got, want);
+});
+
 test('two loaded copies of the module interleave without mixing requests', () => {
   const entry = require.resolve(process.env.SAMEKEY_JS_PACKAGE || 'samekey');
   const dir = path.dirname(entry);
