@@ -6,7 +6,7 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use common::{client, fresh_db, post_json, Backend, Server};
+use common::{client, fresh_db, get_json, post_json, Backend, Server};
 
 async fn reads_return_metadata_data_and_history(backend: Backend) {
     let db = fresh_db(backend).await;
@@ -28,12 +28,7 @@ async fn reads_return_metadata_data_and_history(backend: Backend) {
     assert_eq!(child["size"], 4);
 
     let get = |path: String| client.get(server.url(&path)).send();
-    let meta: serde_json::Value = get(format!("/v1/revisions/{child_key}"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let meta = get_json(&client, &server, &format!("/v1/revisions/{child_key}")).await;
     assert_eq!(meta, child);
     let data = get(format!("/v1/revisions/{root_key}/data")).await.unwrap();
     assert_eq!(data.headers()["content-type"], "application/json");
@@ -47,19 +42,19 @@ async fn reads_return_metadata_data_and_history(backend: Backend) {
         .unwrap();
     assert_eq!(data.headers()["content-type"], "application/octet-stream");
     assert_eq!(data.bytes().await.unwrap().as_ref(), [0u8, 159, 146, 150]);
-    let history: serde_json::Value = get(format!("/v1/revisions/{child_key}/history"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let history = get_json(
+        &client,
+        &server,
+        &format!("/v1/revisions/{child_key}/history"),
+    )
+    .await;
     assert_eq!(history["revisions"], serde_json::json!([child, root]));
-    let one: serde_json::Value = get(format!("/v1/revisions/{child_key}/history?limit=1"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let one = get_json(
+        &client,
+        &server,
+        &format!("/v1/revisions/{child_key}/history?limit=1"),
+    )
+    .await;
     assert_eq!(one["revisions"].as_array().unwrap().len(), 1);
 }
 
