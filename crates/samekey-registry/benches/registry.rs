@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use samekey::{content_hash, derive_revision, Scheme};
-use samekey_registry::{Db, LogFormat, ServeArgs};
+use samekey_registry::{Db, ServeArgs};
 use sqlx::Executor;
 
 const REQUESTS: usize = 2000;
@@ -97,21 +97,18 @@ async fn fresh_url(
 }
 
 async fn registry(url: String, concurrency: usize, run: &'static str) -> Stats {
-    let args = ServeArgs {
-        database: url,
-        listen: "127.0.0.1:0".parse().unwrap(),
-        scheme: Scheme::V1,
-        accept: vec![],
-        body_limit: 1 << 20,
-        token_file: None,
-        max_connections: 32,
-        log_format: LogFormat::Json,
-    };
+    let mut args = ServeArgs::defaults(&url);
+    args.db_connections = 32;
     let state = samekey_registry::state(&args).await.unwrap();
-    let listener = tokio::net::TcpListener::bind(args.listen).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/v1/revisions", listener.local_addr().unwrap());
-    let app = samekey_registry::router(state.clone(), args.body_limit);
-    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        samekey_registry::run(listener, state, &args, async {
+            let _ = stopped.await;
+        })
+        .await
+    });
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(64)
         .build()
@@ -131,8 +128,8 @@ async fn registry(url: String, concurrency: usize, run: &'static str) -> Stats {
         }
     })
     .await;
-    server.abort();
-    state.db.close().await;
+    let _ = stop.send(());
+    server.await.unwrap();
     result
 }
 

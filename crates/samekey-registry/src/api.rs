@@ -1,22 +1,26 @@
 //! The HTTP API. Writes: `POST /v1/revisions[?parent=KEY]`. Reads: a revision, its data,
-//! its history. Documented in `openapi.json`, served at `/openapi.json`.
+//! its history, `/metrics`. Documented in `openapi.json`, served at `/openapi.json`.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::body::Body;
+use axum::extract::{FromRequestParts, MatchedPath, Path, Query, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::middleware::{from_fn_with_state, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use samekey::{format_rfc3339, KeyRing};
+use samekey::format_rfc3339;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::db::{Db, Insert, Revision};
-use crate::error::ApiError;
-use crate::register::{self, Registration};
+use crate::auth::{self, Scope, Tokens};
+use crate::db::Revision;
+use crate::error::{ApiError, ErrorCode, LoggedCause};
+use crate::metrics::Metrics;
+use crate::register::{self, Registrar};
 
 pub const OPENAPI: &str = include_str!("../openapi.json");
 
@@ -26,22 +30,40 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/revisions/{key}"),
     ("get", "/v1/revisions/{key}/data"),
     ("get", "/v1/revisions/{key}/history"),
+    ("get", "/metrics"),
     ("get", "/openapi.json"),
     ("get", "/healthz"),
 ];
 
-pub struct AppState {
-    pub db: Db,
-    pub ring: KeyRing,
-    pub token: Option<String>,
+/// What a request may cost before any handler runs.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestLimits {
+    pub body_bytes: usize,
+    pub body_timeout: Duration,
+    /// Header names and values added up.
+    pub header_bytes: usize,
+    pub headers: usize,
 }
 
-pub fn router(state: Arc<AppState>, body_limit: usize) -> Router {
-    Router::new()
+pub struct AppState {
+    pub registrar: Arc<Registrar>,
+    pub tokens: Arc<Tokens>,
+    pub metrics: Arc<Metrics>,
+    pub limits: RequestLimits,
+}
+
+pub fn router(state: Arc<AppState>) -> Router {
+    let need = |scope| from_fn_with_state((state.tokens.clone(), scope), auth::require);
+    let writes = Router::new()
         .route("/v1/revisions", post(register_revision))
+        .route_layer(need(Scope::Write));
+    let reads = Router::new()
         .route("/v1/revisions/{key}", get(revision))
         .route("/v1/revisions/{key}/data", get(data))
         .route("/v1/revisions/{key}/history", get(history))
+        .route("/metrics", get(metrics))
+        .route_layer(need(Scope::Read));
+    let open = Router::new()
         .route(
             "/openapi.json",
             get(|| async { ([(header::CONTENT_TYPE, "application/json")], OPENAPI) }),
@@ -49,20 +71,110 @@ pub fn router(state: Arc<AppState>, body_limit: usize) -> Router {
         .route(
             "/healthz",
             get(|| async { Json(serde_json::json!({"status": "ok"})) }),
-        )
-        .layer(DefaultBodyLimit::max(body_limit))
-        .layer(axum::middleware::from_fn(log_request))
+        );
+    Router::new()
+        .merge(writes)
+        .merge(reads)
+        .merge(open)
+        .fallback(|uri: Uri| async move { ApiError::NoRoute(uri.path().to_string()) })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(from_fn_with_state(state.limits, check_head))
+        .layer(from_fn_with_state(state.clone(), observe))
         .with_state(state)
 }
 
-/// One structured log line per request: method, path, status, milliseconds.
-async fn log_request(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+/// One log line and the metrics of every request, errors with their code.
+async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", |p| p.as_str())
+        .to_string();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
-    let started = std::time::Instant::now();
+    let started = Instant::now();
+    let in_flight = state.metrics.request_started();
     let response = next.run(request).await;
-    tracing::info!(%method, %path, status = response.status().as_u16(), ms = started.elapsed().as_secs_f64() * 1e3, "request");
+    let took = started.elapsed();
+    let code = response.extensions().get::<ErrorCode>().map(|c| c.0);
+    state.metrics.request_finished(&route, took, code);
+    drop(in_flight);
+    let status = response.status().as_u16();
+    let ms = took.as_secs_f64() * 1e3;
+    match response.extensions().get::<LoggedCause>() {
+        Some(LoggedCause(cause)) => {
+            tracing::error!(%method, %path, status, ms, code, cause, "request failed")
+        }
+        None => tracing::info!(%method, %path, status, ms, code, "request"),
+    }
     response
+}
+
+/// 431 with a problem body for heads over the limit (the HTTP layer closes the
+/// connection on heads over its own, larger bound).
+async fn check_head(State(limits): State<RequestLimits>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let bytes: usize = headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    if headers.len() > limits.headers || bytes > limits.header_bytes {
+        return ApiError::HeadersTooLarge(format!(
+            "the request has {} header fields of {bytes} bytes; at most {} fields of {} bytes in all are accepted",
+            headers.len(),
+            limits.headers,
+            limits.header_bytes
+        ))
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// Query parameters that must all be known: a typo such as `?parnet=` is refused instead
+/// of silently meaning "no parent".
+pub struct StrictQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for StrictQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(StrictQuery(value)),
+            Err(e) => Err(ApiError::InvalidQuery(e.body_text())),
+        }
+    }
+}
+
+/// The `{key}` of a path: percent-decoded text that parses as a revision key.
+pub struct KeyPath(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for KeyPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(key) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::InvalidPath(e.body_text()))?;
+        key.parse::<samekey::RevisionKey>()?;
+        Ok(KeyPath(key))
+    }
+}
+
+/// A route that takes no parameters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParentQuery {
+    parent: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryQuery {
+    limit: Option<i64>,
 }
 
 /// The body of every revision answer: the same bytes for the same stored row.
@@ -95,69 +207,24 @@ impl From<Revision> for RevisionBody {
     }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct ParentQuery {
-    parent: Option<String>,
-}
-
-fn check_token(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(expected) = &state.token else {
-        return Ok(());
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    if crate::auth::token_matches(expected, given) {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "writes need Authorization: Bearer <token>",
-        ))
-    }
-}
-
+/// Everything that can be refused is refused before the body is read: the token (a
+/// layer), the media type, the declared length, the query.
 async fn register_revision(
     State(state): State<Arc<AppState>>,
-    query: Result<Query<ParentQuery>, axum::extract::rejection::QueryRejection>,
+    StrictQuery(query): StrictQuery<ParentQuery>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    check_token(&state, &headers)?;
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
-    let media_type = register::media_type(content_type).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            format!(
-                "Content-Type must be application/json or application/octet-stream, not {}",
-                content_type.unwrap_or("absent")
-            ),
-        )
-    })?;
-    let body = body.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            e.body_text(),
-        ),
-        status => ApiError::new(status, "invalid_body", e.body_text()),
-    })?;
-    let Query(query) = query
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", e.body_text()))?;
-    let parent = register::parse_parent(&state.ring, query.parent.as_deref())?;
-    let registration = register::registration(&state.ring, media_type, &body, parent)?;
-    // The database work runs to its end even if the client goes away: a retry then finds it.
-    let (stored, created) = tokio::spawn(store(state, registration))
-        .await
-        .map_err(|e| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
-        })??;
+    let media_type = register::media_type(content_type)
+        .ok_or_else(|| ApiError::UnsupportedMediaType(content_type.map(str::to_string)))?;
+    let limits = state.limits;
+    crate::body::check_declared(&headers, limits.body_bytes)?;
+    let parent = register::parse_parent(&state.registrar.ring, query.parent.as_deref())?;
+    let bytes = crate::body::read(body, &headers, limits.body_bytes, limits.body_timeout).await?;
+    let (stored, created) = state.registrar.register(media_type, bytes, parent).await?;
     let status = if created {
         StatusCode::CREATED
     } else {
@@ -173,76 +240,27 @@ async fn register_revision(
         .into_response())
 }
 
-/// Finds the revision under an older accepted scheme, or stores it under the primary one
-/// (which finds it too if it exists: the insert does nothing on conflict).
-async fn store(state: Arc<AppState>, r: Registration) -> Result<(Revision, bool), ApiError> {
-    let unknown_parent = |parent: &Option<String>| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "unknown_parent",
-            format!("no revision {}", parent.as_deref().unwrap_or("")),
-        )
-    };
-    for older in &r.candidates[1..] {
-        if let Some(existing) = state.db.revision(&older.key).await? {
-            return Ok((existing, false));
-        }
-    }
-    let primary = &r.candidates[0];
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    let revision = Revision {
-        key: primary.key.clone(),
-        parent: r.parent.clone(),
-        scheme: primary.scheme.clone(),
-        content_hash: primary.content_hash.clone(),
-        media_type: r.media_type.to_string(),
-        size: r.data.len() as i64,
-        created_at_ms: now,
-    };
-    match state.db.insert(&revision, &r.data).await? {
-        Insert::Stored(stored, created) => Ok((stored, created)),
-        Insert::UnknownParent => Err(unknown_parent(&r.parent)),
-    }
-}
-
-fn checked_key(key: &str) -> Result<(), ApiError> {
-    key.parse::<samekey::RevisionKey>()
-        .map(|_| ())
-        .map_err(ApiError::core)
-}
-
 async fn revision(
     State(state): State<Arc<AppState>>,
-    Path(key): Path<String>,
+    KeyPath(key): KeyPath,
+    StrictQuery(NoParams {}): StrictQuery<NoParams>,
 ) -> Result<Json<RevisionBody>, ApiError> {
-    checked_key(&key)?;
-    let found = state
-        .db
-        .revision(&key)
-        .await?
-        .ok_or_else(|| ApiError::not_found(&key))?;
-    Ok(Json(found.into()))
+    let found = state.registrar.db.revision(&key).await?;
+    Ok(Json(found.ok_or(ApiError::NotFound(key))?.into()))
 }
 
 async fn data(
     State(state): State<Arc<AppState>>,
-    Path(key): Path<String>,
+    KeyPath(key): KeyPath,
+    StrictQuery(NoParams {}): StrictQuery<NoParams>,
 ) -> Result<Response, ApiError> {
-    checked_key(&key)?;
     let (media_type, bytes) = state
+        .registrar
         .db
         .data(&key)
         .await?
-        .ok_or_else(|| ApiError::not_found(&key))?;
+        .ok_or(ApiError::NotFound(key))?;
     Ok(([(header::CONTENT_TYPE, media_type)], bytes).into_response())
-}
-
-#[derive(Debug, Deserialize)]
-pub struct HistoryQuery {
-    limit: Option<i64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -250,19 +268,41 @@ pub struct HistoryBody {
     pub revisions: Vec<RevisionBody>,
 }
 
-/// The revision and its ancestors, nearest first (`?limit=`, default and maximum 1000).
+/// Most revisions one history answer holds.
+const HISTORY_MAX: i64 = 1000;
+
+/// The revision and its ancestors, nearest first (`?limit=`, 1 to 1000, default 1000).
 async fn history(
     State(state): State<Arc<AppState>>,
-    Path(key): Path<String>,
-    Query(query): Query<HistoryQuery>,
+    KeyPath(key): KeyPath,
+    StrictQuery(query): StrictQuery<HistoryQuery>,
 ) -> Result<Json<HistoryBody>, ApiError> {
-    checked_key(&key)?;
-    let limit = query.limit.unwrap_or(1000).clamp(1, 1000);
-    let chain = state.db.history(&key, limit).await?;
+    let limit = query.limit.unwrap_or(HISTORY_MAX);
+    if !(1..=HISTORY_MAX).contains(&limit) {
+        return Err(ApiError::InvalidQuery(format!(
+            "limit must be from 1 to {HISTORY_MAX}, not {limit}"
+        )));
+    }
+    let chain = state.registrar.db.history(&key, limit).await?;
     if chain.is_empty() {
-        return Err(ApiError::not_found(&key));
+        return Err(ApiError::NotFound(key));
     }
     Ok(Json(HistoryBody {
         revisions: chain.into_iter().map(Into::into).collect(),
     }))
+}
+
+async fn metrics(
+    State(state): State<Arc<AppState>>,
+    StrictQuery(NoParams {}): StrictQuery<NoParams>,
+) -> Response {
+    let text = state.metrics.render(&state.registrar.db.pool_states());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response()
 }

@@ -12,6 +12,8 @@ use sqlx::sqlite::{
 };
 use sqlx::Row;
 
+use crate::metrics::PoolState;
+
 /// A stored revision, as every read and write returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Revision {
@@ -351,6 +353,24 @@ impl Db {
             ));
         }
         Ok(problems)
+    }
+
+    /// Each pool's size and idle connections, for `/metrics`.
+    pub fn pool_states(&self) -> Vec<PoolState> {
+        macro_rules! state {
+            ($name:expr, $pool:expr) => {
+                PoolState {
+                    name: $name,
+                    open: $pool.size(),
+                    idle: $pool.num_idle(),
+                    max: $pool.options().get_max_connections(),
+                }
+            };
+        }
+        match self {
+            Db::Sqlite(reads, writes) => vec![state!("reads", reads), state!("writes", writes)],
+            Db::Postgres(pool) => vec![state!("main", pool)],
+        }
     }
 
     pub async fn close(&self) {

@@ -1,59 +1,233 @@
-//! Every failure the service answers with: an HTTP status and `{"error": {"code", "message"}}`,
-//! the code being the core's stable code where the core found the problem.
+//! Every failure the service answers with, as RFC 9457 problem details
+//! (`application/problem+json`): `type`, `title`, `status`, `detail`, and samekey's stable
+//! `code`, which is the core's own code where the core found the problem.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
-use serde_json::json;
+use serde::Serialize;
+
+/// Where each problem type is described; `type` is this plus `#error-<code>`.
+pub const PROBLEM_TYPE_BASE: &str =
+    "https://github.com/samekey/samekey/blob/main/crates/samekey-registry/README.md";
+
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// The realm named in `WWW-Authenticate`.
+const REALM: &str = "samekey-registry";
 
 #[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub message: String,
+pub enum ApiError {
+    /// A bad input the core found (JSON, keys, schemes): 400 with the core's code.
+    Core(samekey::Error),
+    /// No usable credentials; `token_given` says whether a token was presented at all.
+    Unauthorized {
+        token_given: bool,
+    },
+    /// A valid token whose scope does not cover the request (a read token on a write).
+    Forbidden,
+    NotFound(String),
+    NoRoute(String),
+    MethodNotAllowed,
+    /// The body did not arrive within `--body-timeout`.
+    BodyTimeout(std::time::Duration),
+    /// `--body-limit` exceeded, declared (`Content-Length`) or while streaming.
+    PayloadTooLarge {
+        limit: usize,
+    },
+    UnsupportedMediaType(Option<String>),
+    UnknownParent(String),
+    HeadersTooLarge(String),
+    InvalidQuery(String),
+    InvalidPath(String),
+    /// The body could not be read (the client sent a malformed chunk, or left).
+    InvalidBody(String),
+    /// The database failed; the request can be retried.
+    Database(sqlx::Error),
+    Internal(String),
+}
+
+/// The detail of an error that must not reach the client but must reach the log, kept in
+/// the response's extensions for the logging middleware.
+#[derive(Debug, Clone)]
+pub struct LoggedCause(pub String);
+
+#[derive(Serialize)]
+struct Problem<'a> {
+    #[serde(rename = "type")]
+    type_: String,
+    title: &'a str,
+    status: u16,
+    detail: String,
+    code: &'a str,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError {
-            status,
-            code,
-            message: message.into(),
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::Core(_) | ApiError::InvalidQuery(_) | ApiError::InvalidPath(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::InvalidBody(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) | ApiError::NoRoute(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::UnknownParent(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::Database(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
-    /// A bad input found by the core: 400 with the core's code.
-    pub fn core(error: samekey::Error) -> Self {
-        ApiError::new(StatusCode::BAD_REQUEST, error.code(), error.to_string())
+    /// The stable code clients branch on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Core(e) => e.code(),
+            ApiError::Unauthorized { .. } => "unauthorized",
+            ApiError::Forbidden => "forbidden",
+            ApiError::NotFound(_) | ApiError::NoRoute(_) => "not_found",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::BodyTimeout(_) => "request_timeout",
+            ApiError::PayloadTooLarge { .. } => "payload_too_large",
+            ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
+            ApiError::UnknownParent(_) => "unknown_parent",
+            ApiError::HeadersTooLarge(_) => "headers_too_large",
+            ApiError::InvalidQuery(_) => "invalid_query",
+            ApiError::InvalidPath(_) => "invalid_path",
+            ApiError::InvalidBody(_) => "invalid_body",
+            ApiError::Database(_) => "database_unavailable",
+            ApiError::Internal(_) => "internal",
+        }
     }
 
-    pub fn not_found(key: &str) -> Self {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("no revision {key}"),
-        )
+    /// What happened this time, for a person.
+    pub fn detail(&self) -> String {
+        match self {
+            ApiError::Core(e) => e.to_string(),
+            ApiError::Unauthorized { token_given: false } => {
+                "this request needs Authorization: Bearer <token>".into()
+            }
+            ApiError::Unauthorized { token_given: true } => {
+                "the bearer token is not one this server accepts".into()
+            }
+            ApiError::Forbidden => "this token may read but not write".into(),
+            ApiError::NotFound(key) => format!("no revision {key}"),
+            ApiError::NoRoute(path) => format!("no resource at {path}"),
+            ApiError::MethodNotAllowed => "the resource does not support this method".into(),
+            ApiError::BodyTimeout(d) => {
+                format!(
+                    "the request body did not arrive within {} s",
+                    d.as_secs_f64()
+                )
+            }
+            ApiError::PayloadTooLarge { limit } => {
+                format!("the request body is larger than the limit of {limit} bytes")
+            }
+            ApiError::UnsupportedMediaType(given) => format!(
+                "Content-Type must be application/json or application/octet-stream, not {}",
+                given.as_deref().unwrap_or("absent")
+            ),
+            ApiError::UnknownParent(key) => format!("no revision {key}"),
+            ApiError::HeadersTooLarge(why)
+            | ApiError::InvalidQuery(why)
+            | ApiError::InvalidPath(why)
+            | ApiError::InvalidBody(why) => why.clone(),
+            ApiError::Database(_) => "the database did not complete the request; retry it".into(),
+            ApiError::Internal(_) => "the server failed; the request can be retried".into(),
+        }
     }
 
-    pub fn database(error: sqlx::Error) -> Self {
-        tracing::error!(%error, "database error");
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "database_unavailable",
-            "the database did not complete the request; retry it",
-        )
+    /// The problem type's title: the same for every occurrence of a code.
+    fn title(code: &str) -> String {
+        let mut title = code.replace('_', " ");
+        if let Some(first) = title.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        title
+    }
+
+    /// The `WWW-Authenticate` challenge this error carries (RFC 9110 §11.6.1, RFC 6750 §3).
+    fn challenge(&self) -> Option<String> {
+        match self {
+            ApiError::Unauthorized { token_given: false } => {
+                Some(format!("Bearer realm=\"{REALM}\""))
+            }
+            ApiError::Unauthorized { token_given: true } => {
+                Some(format!("Bearer realm=\"{REALM}\", error=\"invalid_token\""))
+            }
+            ApiError::Forbidden => Some(format!(
+                "Bearer realm=\"{REALM}\", error=\"insufficient_scope\""
+            )),
+            _ => None,
+        }
+    }
+
+    /// What the log should say beyond the code, where the client is not told.
+    fn cause(&self) -> Option<String> {
+        match self {
+            ApiError::Database(e) => Some(e.to_string()),
+            ApiError::Internal(e) => Some(e.clone()),
+            _ => None,
+        }
     }
 }
 
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
-        ApiError::database(error)
+        ApiError::Database(error)
+    }
+}
+
+impl From<samekey::Error> for ApiError {
+    fn from(error: samekey::Error) -> Self {
+        ApiError::Core(error)
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({"error": {"code": self.code, "message": self.message}});
-        (self.status, Json(body)).into_response()
+        let status = self.status();
+        let code = self.code();
+        let title = ApiError::title(code);
+        let problem = Problem {
+            type_: format!("{PROBLEM_TYPE_BASE}#error-{code}"),
+            title: &title,
+            status: status.as_u16(),
+            detail: self.detail(),
+            code,
+        };
+        let body = serde_json::to_vec(&problem).expect("a problem serializes");
+        let mut response = (status, body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if let Some(challenge) = self.challenge() {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_str(&challenge).expect("a challenge is ASCII"),
+            );
+        }
+        response.extensions_mut().insert(ErrorCode(code));
+        if let Some(cause) = self.cause() {
+            response.extensions_mut().insert(LoggedCause(cause));
+        }
+        response
+    }
+}
+
+/// The code of an error response, for the metrics and the log.
+#[derive(Debug, Clone, Copy)]
+pub struct ErrorCode(pub &'static str);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_are_the_code_in_words() {
+        assert_eq!(ApiError::title("invalid_json"), "Invalid json");
+        assert_eq!(ApiError::title("not_found"), "Not found");
     }
 }

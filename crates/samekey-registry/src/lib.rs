@@ -5,19 +5,23 @@
 #![forbid(unsafe_code)]
 
 pub mod api;
-mod auth;
+pub mod auth;
+mod body;
 pub mod db;
 pub mod error;
+pub mod metrics;
 pub mod register;
+pub mod server;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use samekey::{KeyRing, Scheme};
 use tokio::net::TcpListener;
 
-pub use api::{router, AppState};
+pub use api::{router, AppState, RequestLimits};
 pub use db::{Db, Revision};
 
 /// `samekey serve` and `samekey-registry`.
@@ -39,19 +43,52 @@ pub struct ServeArgs {
     /// Older schemes whose revisions are still found, comma separated (e.g. --scheme v2 --accept v1).
     #[arg(long, value_delimiter = ',')]
     pub accept: Vec<Scheme>,
-    /// Largest request body in bytes; larger ones get 413.
-    #[arg(long, default_value_t = 16 * 1024 * 1024)]
-    pub body_limit: usize,
-    /// A file holding the bearer token that writes must present (reads stay open).
+    /// Largest request body in bytes; larger ones get 413 (at once when declared).
+    #[arg(long, default_value_t = 16 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    pub body_limit: u64,
+    /// Tokens that may write and read, one per line. With it, every request but
+    /// /healthz and /openapi.json needs `Authorization: Bearer <token>`.
     #[arg(long)]
     pub token_file: Option<PathBuf>,
-    /// Database connections in the pool.
-    #[arg(long, default_value_t = 16)]
+    /// Tokens that may only read, one per line (needs --token-file).
+    #[arg(long)]
+    pub read_token_file: Option<PathBuf>,
+    /// With --token-file, let reads through without a token.
+    #[arg(long)]
+    pub public_reads: bool,
+    /// Client connections open at once; more wait to be accepted. Lowered to what the
+    /// open-files limit allows.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
+    /// Database connections in the pool.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub db_connections: u32,
+    /// Time from a request head's first byte to its end (e.g. 10s, 500ms).
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub header_timeout: Duration,
+    /// Time a request body may take to arrive in all; slower ones get 408.
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub body_timeout: Duration,
+    /// Time a kept-alive connection may wait for its next request.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
+    /// After SIGTERM or Ctrl-C, time to finish the requests in flight before the
+    /// connections still open are dropped and the process exits 0.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub shutdown_timeout: Duration,
+    /// Large bodies canonicalized and hashed at once (default: one less than the CPUs, at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub cpu_jobs: Option<u32>,
+    /// Largest request head: header names and values added up, in bytes (431 above).
+    #[arg(long, default_value_t = 16 * 1024, value_parser = clap::value_parser!(u32).range(1024..=1 << 20))]
+    pub max_header_bytes: u32,
     /// Log lines as JSON objects (default) or as text.
     #[arg(long, value_enum, default_value = "json")]
     pub log_format: LogFormat,
 }
+
+/// Most header fields a request may have (431 above).
+const MAX_HEADERS: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
@@ -61,44 +98,133 @@ pub enum LogFormat {
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// `500ms`, `10s`, `2m`: a positive whole number and its unit.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("{text:?} has no unit: write e.g. 500ms, 10s or 2m"))?;
+    let (number, unit) = text.split_at(split);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} does not start with a whole number"))?;
+    let d = match unit {
+        "ms" => Duration::from_millis(n),
+        "s" => Duration::from_secs(n),
+        "m" => Duration::from_secs(n.saturating_mul(60)),
+        _ => return Err(format!("{text:?}: the unit must be ms, s or m")),
+    };
+    if d.is_zero() {
+        return Err(format!("{text:?}: a time limit must be more than zero"));
+    }
+    Ok(d)
+}
+
+impl ServeArgs {
+    /// The arguments of `samekey serve` with every default, on `database`.
+    pub fn defaults(database: &str) -> ServeArgs {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        Wrapper::parse_from(["samekey-registry", "--database", database]).args
+    }
+
+    fn request_limits(&self) -> RequestLimits {
+        RequestLimits {
+            body_bytes: self.body_limit as usize,
+            body_timeout: self.body_timeout,
+            header_bytes: self.max_header_bytes as usize,
+            headers: MAX_HEADERS,
+        }
+    }
+
+    fn cpu_jobs(&self) -> usize {
+        self.cpu_jobs.map_or_else(
+            || {
+                let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+                cpus.saturating_sub(1).max(1)
+            },
+            |n| n as usize,
+        )
+    }
+}
+
 /// Builds the state a server needs: the ring (whose primary must hash content), the
-/// database with its tables, the token.
+/// tokens, the database with its tables.
 pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
     let ring = KeyRing::new(args.scheme, &args.accept)?;
     // The core refuses a scheme without a content hash (v0): revisions need v1 or v2.
     samekey::content_hash(args.scheme, b"")?;
-    let token = match &args.token_file {
-        None => None,
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read --token-file {}: {e}", path.display()))?;
-            let token = text.trim_end_matches(['\r', '\n']).to_string();
-            if token.is_empty() {
-                return Err(format!("--token-file {} is empty", path.display()).into());
-            }
-            Some(token)
-        }
-    };
-    let db = Db::connect(&args.database, args.max_connections).await?;
-    Ok(Arc::new(AppState { db, ring, token }))
+    let tokens = auth::Tokens::load(
+        args.token_file.as_deref(),
+        args.read_token_file.as_deref(),
+        args.public_reads,
+    )?;
+    let db = Db::connect(&args.database, args.db_connections).await?;
+    let metrics = Arc::new(metrics::Metrics::default());
+    let registrar = register::Registrar::new(db, ring, metrics.clone(), args.cpu_jobs());
+    Ok(Arc::new(AppState {
+        registrar: Arc::new(registrar),
+        tokens: Arc::new(tokens),
+        metrics,
+        limits: args.request_limits(),
+    }))
 }
 
-/// Serves until SIGTERM or Ctrl-C, then stops accepting and finishes the requests in flight.
+/// Serves until SIGTERM or Ctrl-C, then stops accepting, finishes the requests in flight
+/// within `--shutdown-timeout`, and returns.
 pub async fn serve(args: ServeArgs) -> Result<(), BoxError> {
     init_logs(args.log_format);
     let state = state(&args).await?;
     let listener = TcpListener::bind(args.listen).await?;
-    let addr = listener.local_addr()?;
     // The first line on stdout, for scripts and tests that started us on port 0.
-    println!("listening on http://{addr}");
-    tracing::info!(%addr, database = state.db.backend(), primary = %args.scheme, "samekey registry started");
-    let app = router(state.clone(), args.body_limit);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
-    state.db.close().await;
-    tracing::info!("samekey registry stopped");
+    println!("listening on http://{}", listener.local_addr()?);
+    run(listener, state, &args, shutdown_signal()).await;
     Ok(())
+}
+
+/// Serves `state` on `listener` until `signal` resolves, then shuts down as `serve` does.
+pub async fn run(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    args: &ServeArgs,
+    signal: impl std::future::Future<Output = ()>,
+) {
+    // Descriptors besides client connections: the database pools, the listener, logs.
+    let reserved = 2 * args.db_connections as usize + 32;
+    let max_connections =
+        server::connections_within_open_files(args.max_connections as usize, reserved);
+    if max_connections < args.max_connections as usize {
+        tracing::warn!(
+            max_connections,
+            wanted = args.max_connections,
+            "the open-files limit allows fewer connections than --max-connections; raise it with ulimit -n"
+        );
+    }
+    state.metrics.set_connection_limit(max_connections);
+    let limits = server::Limits {
+        header_timeout: args.header_timeout,
+        idle_timeout: args.idle_timeout,
+        max_connections,
+        shutdown_timeout: args.shutdown_timeout,
+        max_head_bytes: 4 * args.max_header_bytes as usize,
+        max_headers: 2 * MAX_HEADERS,
+    };
+    tracing::info!(addr = ?listener.local_addr().ok(), database = state.registrar.db.backend(),
+        primary = %args.scheme, tokens = state.tokens.is_enabled(), max_connections,
+        "samekey registry started");
+    let app = router(state.clone());
+    let shutdown_began = server::run(listener, app, limits, state.metrics.clone(), signal).await;
+    // Registrations whose body had arrived finish too (their clients may have left), but
+    // not past the deadline: an unfinished one is rolled back and was never acknowledged.
+    let deadline = shutdown_began + args.shutdown_timeout;
+    match tokio::time::timeout_at(deadline, state.registrar.finished()).await {
+        Ok(()) => state.registrar.db.close().await,
+        Err(_) => tracing::warn!("shutdown deadline reached with registrations unfinished"),
+    }
+    tracing::info!("samekey registry stopped");
 }
 
 fn init_logs(format: LogFormat) {
@@ -118,14 +244,43 @@ async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .expect("SIGTERM handler");
-        tokio::select! {
-            _ = ctrl_c => {},
-            _ = term.recv() => {},
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = ctrl_c => {},
+                    _ = term.recv() => {},
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "no SIGTERM handler; stopping on Ctrl-C only");
+                let _ = ctrl_c.await;
+            }
         }
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
-    tracing::info!("shutting down: finishing requests in flight");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_need_a_unit_and_a_positive_value() {
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        for bad in ["10", "0s", "s", "-1s", "1.5s", "10h", ""] {
+            assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_defaults_parse() {
+        let args = ServeArgs::defaults("sqlite:x.db");
+        assert_eq!(args.max_connections, 4096);
+        assert_eq!(args.header_timeout, Duration::from_secs(10));
+        assert!(args.cpu_jobs() >= 1);
+    }
 }

@@ -1,12 +1,25 @@
-//! What a registration means, before any database: the payload's stored bytes, and the
-//! revision key it has under each scheme of the key ring (the primary first).
+//! What a registration does, apart from HTTP: the payload's stored bytes and its revision
+//! key under each scheme of the key ring (the primary first), then finding or storing it.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use samekey::{canonicalize_json_text, derive_revision, KeyRing, RevisionKey};
+use tokio::sync::Semaphore;
 
+use crate::db::{Db, Insert, Revision};
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 
 pub const JSON: &str = "application/json";
 pub const OCTET_STREAM: &str = "application/octet-stream";
+
+/// Bodies up to this size are canonicalized and hashed on the async worker that read
+/// them (well under a millisecond); larger ones go to a blocking thread.
+const INLINE_BYTES: usize = 64 * 1024;
+
+/// Registrations in flight at once, counted so that shutdown can wait for them.
+const MAX_TRACKED: u32 = 1 << 20;
 
 /// The registration a request asks for.
 #[derive(Debug)]
@@ -43,29 +56,28 @@ pub fn parse_parent(ring: &KeyRing, parent: Option<&str>) -> Result<Option<Strin
     let Some(parent) = parent else {
         return Ok(None);
     };
-    let key: RevisionKey = parent.parse().map_err(ApiError::core)?;
-    ring.scheme_of_key(parent).map_err(ApiError::core)?;
+    let key: RevisionKey = parent.parse()?;
+    ring.scheme_of_key(parent)?;
     Ok(Some(key.to_string()))
 }
 
+/// Canonicalizes and keys a payload. Takes the body by value so that it is freed as soon
+/// as its canonical form exists (and raw bytes are stored without a copy).
 pub fn registration(
     ring: &KeyRing,
     media_type: &'static str,
-    body: &[u8],
+    body: Vec<u8>,
     parent: Option<String>,
 ) -> Result<Registration, ApiError> {
     let data = if media_type == JSON {
-        let text = samekey::text::from_utf8(body).map_err(ApiError::core)?;
-        canonicalize_json_text(text)
-            .map_err(ApiError::core)?
-            .into_bytes()
+        let text = samekey::text::from_utf8(&body)?;
+        canonicalize_json_text(text)?.into_bytes()
     } else {
-        body.to_vec()
+        body
     };
     let mut candidates = Vec::new();
-    for hash in ring.content_hashes(&data).map_err(ApiError::core)? {
-        let key = derive_revision(hash.scheme(), parent.as_deref(), &hash, None)
-            .map_err(ApiError::core)?;
+    for hash in ring.content_hashes(&data)? {
+        let key = derive_revision(hash.scheme(), parent.as_deref(), &hash, None)?;
         candidates.push(Candidate {
             scheme: hash.scheme().to_string(),
             content_hash: hash.to_string(),
@@ -80,6 +92,118 @@ pub fn registration(
     })
 }
 
+/// Registers payloads: the CPU work within a bound, the database work to its end.
+pub struct Registrar {
+    pub db: Db,
+    pub ring: KeyRing,
+    metrics: Arc<Metrics>,
+    /// Permits for canonicalizing and hashing large bodies at once.
+    cpu: Arc<Semaphore>,
+    /// One permit held by every registration in flight.
+    tracked: Arc<Semaphore>,
+}
+
+impl Registrar {
+    pub fn new(db: Db, ring: KeyRing, metrics: Arc<Metrics>, cpu_jobs: usize) -> Self {
+        Registrar {
+            db,
+            ring,
+            metrics,
+            cpu: Arc::new(Semaphore::new(cpu_jobs)),
+            tracked: Arc::new(Semaphore::new(MAX_TRACKED as usize)),
+        }
+    }
+
+    /// Registers `body` as a revision of `parent`; the stored revision and whether this
+    /// call created it. Runs as a task of its own: once the body is read, the client
+    /// leaving does not cancel it, so its retry finds the revision.
+    pub async fn register(
+        self: &Arc<Self>,
+        media_type: &'static str,
+        body: Vec<u8>,
+        parent: Option<String>,
+    ) -> Result<(Revision, bool), ApiError> {
+        let this = self.clone();
+        let tracked = self
+            .tracked
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let task = tokio::spawn(async move {
+            let r = this.prepare(media_type, body, parent).await?;
+            let stored = this.store(r).await;
+            drop(tracked);
+            stored
+        });
+        let (revision, created) = task
+            .await
+            .map_err(|e| ApiError::Internal(format!("registration task failed: {e}")))??;
+        self.metrics.registered(created);
+        Ok((revision, created))
+    }
+
+    /// Resolves when no registration is in flight.
+    pub async fn finished(&self) {
+        let _ = self.tracked.acquire_many(MAX_TRACKED).await;
+    }
+
+    async fn prepare(
+        self: &Arc<Self>,
+        media_type: &'static str,
+        body: Vec<u8>,
+        parent: Option<String>,
+    ) -> Result<Registration, ApiError> {
+        if body.len() <= INLINE_BYTES {
+            return registration(&self.ring, media_type, body, parent);
+        }
+        // Large JSON takes milliseconds to seconds: off the async workers, a bounded
+        // number at once, so reads and small writes keep flowing (and memory stays bounded).
+        let permit = self
+            .cpu
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let r = registration(&this.ring, media_type, body, parent);
+            drop(permit);
+            r
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("hashing task failed: {e}")))?
+    }
+
+    /// Finds the revision under an older accepted scheme, or stores it under the primary
+    /// one (which finds it too if it exists: the insert does nothing on conflict).
+    async fn store(&self, r: Registration) -> Result<(Revision, bool), ApiError> {
+        for older in &r.candidates[1..] {
+            if let Some(existing) = self.db.revision(&older.key).await? {
+                return Ok((existing, false));
+            }
+        }
+        let primary = &r.candidates[0];
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        let revision = Revision {
+            key: primary.key.clone(),
+            parent: r.parent.clone(),
+            scheme: primary.scheme.clone(),
+            content_hash: primary.content_hash.clone(),
+            media_type: r.media_type.to_string(),
+            size: r.data.len() as i64,
+            created_at_ms: now,
+        };
+        match self.db.insert(&revision, &r.data).await? {
+            Insert::Stored(stored, created) => Ok((stored, created)),
+            Insert::UnknownParent => Err(ApiError::UnknownParent(r.parent.unwrap_or_default())),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,16 +212,17 @@ mod tests {
     #[test]
     fn json_is_stored_canonical_and_keyed_under_every_scheme_primary_first() {
         let ring = KeyRing::new(Scheme::V2, &[Scheme::V1]).unwrap();
-        let r = registration(&ring, JSON, br#"{"b": 1.0, "a": [true]}"#, None).unwrap();
+        let json = |s: &str| s.as_bytes().to_vec();
+        let r = registration(&ring, JSON, json(r#"{"b": 1.0, "a": [true]}"#), None).unwrap();
         assert_eq!(r.data, br#"{"a":[true],"b":1}"#);
         let schemes: Vec<_> = r.candidates.iter().map(|c| c.scheme.as_str()).collect();
         assert_eq!(schemes, ["v2", "v1"]);
-        let again = registration(&ring, JSON, br#"{"a":[true],"b":1}"#, None).unwrap();
+        let again = registration(&ring, JSON, json(r#"{"a":[true],"b":1}"#), None).unwrap();
         assert_eq!(r.candidates[0].key, again.candidates[0].key);
         let child = registration(
             &ring,
             JSON,
-            br#"{"a":[true],"b":1}"#,
+            json(r#"{"a":[true],"b":1}"#),
             Some(r.candidates[0].key.clone()),
         )
         .unwrap();
@@ -107,18 +232,15 @@ mod tests {
     #[test]
     fn bad_inputs_carry_the_core_codes() {
         let ring = KeyRing::new(Scheme::V1, &[]).unwrap();
-        assert_eq!(
-            registration(&ring, JSON, b"{\"a\":", None)
+        let code = |body: &[u8]| {
+            registration(&ring, JSON, body.to_vec(), None)
                 .unwrap_err()
-                .code,
-            "invalid_json"
-        );
+                .code()
+        };
+        assert_eq!(code(b"{\"a\":"), "invalid_json");
+        assert_eq!(code(b"\xff"), "invalid_string");
         assert_eq!(
-            registration(&ring, JSON, b"\xff", None).unwrap_err().code,
-            "invalid_string"
-        );
-        assert_eq!(
-            parse_parent(&ring, Some("rev:v1:zz")).unwrap_err().code,
+            parse_parent(&ring, Some("rev:v1:zz")).unwrap_err().code(),
             "invalid_key"
         );
         assert_eq!(

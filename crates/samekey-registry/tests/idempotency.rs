@@ -10,7 +10,7 @@ use common::{client, fresh_db, get_json, post_all, post_json, Backend, Server};
 
 async fn concurrent_identical_registrations_create_one_revision(backend: Backend) {
     let db = fresh_db(backend).await;
-    let server = Server::start(&db, &["--max-connections", "32"]);
+    let server = Server::start(&db, &["--db-connections", "32"]);
     let client = client();
     let (_, root) = post_json(&client, &server, None, r#"{"dataset":"cities"}"#).await;
     let parent = root["key"].as_str().unwrap().to_string();

@@ -234,3 +234,113 @@ macro_rules! on_both_backends {
         }
     };
 }
+
+/// The router of a server on `db` with these command-line flags, for in-process requests
+/// (`Router::oneshot`): no sockets, no process.
+pub async fn app(db: &TestDb, flags: &[&str]) -> axum::Router {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: samekey_registry::ServeArgs,
+    }
+    let argv = ["samekey-registry", "--database", &db.url]
+        .into_iter()
+        .chain(flags.iter().copied());
+    let args = Wrapper::parse_from(argv).args;
+    samekey_registry::router(samekey_registry::state(&args).await.unwrap())
+}
+
+/// One in-process request: status, headers, body.
+pub async fn call(
+    app: &axum::Router,
+    request: axum::http::Request<axum::body::Body>,
+) -> (u16, axum::http::HeaderMap, axum::body::Bytes) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, body)
+}
+
+/// A request with these headers and body.
+pub fn request(
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: impl Into<axum::body::Body>,
+) -> axum::http::Request<axum::body::Body> {
+    let mut r = axum::http::Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        r = r.header(*name, *value);
+    }
+    r.body(body.into()).unwrap()
+}
+
+/// Checks that an answer is an RFC 9457 problem whose `status` is the HTTP status and
+/// which carries every member; returns (status, code).
+pub fn problem(status: u16, headers: &axum::http::HeaderMap, body: &[u8]) -> (u16, String) {
+    assert_eq!(
+        headers
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_string()),
+        Some("application/problem+json".to_string()),
+        "status {status}: {}",
+        String::from_utf8_lossy(body)
+    );
+    let p: serde_json::Value = serde_json::from_slice(body).unwrap();
+    assert_eq!(p["status"], status, "{p}");
+    for member in ["type", "title", "detail", "code"] {
+        assert!(
+            p[member].as_str().is_some_and(|s| !s.is_empty()),
+            "{member} in {p}"
+        );
+    }
+    let code = p["code"].as_str().unwrap().to_string();
+    assert!(
+        p["type"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("#error-{code}")),
+        "{p}"
+    );
+    (status, code)
+}
+
+/// (status, code) of a problem answered over HTTP.
+pub async fn problem_of(response: reqwest::Response) -> (u16, String) {
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.bytes().await.unwrap();
+    let mut h = axum::http::HeaderMap::new();
+    for (name, value) in headers.iter() {
+        h.insert(
+            name.as_str().parse::<axum::http::HeaderName>().unwrap(),
+            value.to_str().unwrap().parse().unwrap(),
+        );
+    }
+    problem(status, &h, &body)
+}
+
+/// A process's resident memory now and at its peak, in bytes (Linux /proc).
+pub fn memory(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|rest| rest.trim().strip_suffix(" kB"))
+            .map(|kb| kb.trim().parse::<u64>().unwrap() * 1024)
+            .unwrap_or_else(|| panic!("no {name} in /proc/{pid}/status"))
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// A token file holding these lines.
+pub fn token_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}

@@ -1,0 +1,403 @@
+//! The HTTP/1.1 server loop under the router: a cap on open connections, a time limit on
+//! each request head and on idle kept-alive connections, and a shutdown that finishes the
+//! requests in flight but not longer than a deadline. (`axum::serve` has none of these.)
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, Semaphore};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use tower::ServiceExt;
+
+use crate::metrics::{Closed, Metrics};
+
+/// The time limits and the connection cap of one server.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// From the first byte of a request head to its end.
+    pub header_timeout: Duration,
+    /// How long a kept-alive connection may wait for its next request.
+    pub idle_timeout: Duration,
+    pub max_connections: usize,
+    /// From the shutdown signal until connections still open are dropped.
+    pub shutdown_timeout: Duration,
+    /// Hard bounds of the HTTP layer; smaller heads are judged by the router (431 with a
+    /// problem body), larger ones get the HTTP layer's bare 431 and the connection closes.
+    pub max_head_bytes: usize,
+    pub max_headers: usize,
+}
+
+/// Serves `app` on `listener` until `signal` resolves, then stops accepting, lets the
+/// connections finish their requests (idle ones close at once), and after
+/// `shutdown_timeout` drops those still open. Returns when the shutdown began.
+pub async fn run(
+    listener: TcpListener,
+    app: Router,
+    limits: Limits,
+    metrics: Arc<Metrics>,
+    signal: impl Future<Output = ()>,
+) -> Instant {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        // Our watchdog times heads and idle time separately; hyper's timer would start
+        // the head's clock while the connection is still idle.
+        .header_read_timeout(None)
+        .max_buf_size(limits.max_head_bytes.max(8192 + 4096 * 100))
+        .max_header_size(limits.max_head_bytes)
+        .max_headers(limits.max_headers);
+    let http = Arc::new(http);
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    // Ticks when the cap is reached: idle kept-alive connections close to make room
+    // (as nginx reuses its idle connections), so new clients do not wait for their timeout.
+    let (drain_tx, drain_rx) = watch::channel(0u64);
+    let mut connections = JoinSet::new();
+    tokio::pin!(signal);
+    loop {
+        // At the cap, stop accepting: the kernel's backlog holds new connections until
+        // one closes (at the latest when its head or idle time runs out).
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                drain_tx.send_modify(|tick| *tick += 1);
+                tokio::select! {
+                    _ = &mut signal => break,
+                    Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+                    slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+                }
+            }
+        };
+        while connections.try_join_next().is_some() {}
+        let (stream, _peer) = tokio::select! {
+            _ = &mut signal => break,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of file descriptors or similar: wait a little, never spin.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        metrics.connection_opened();
+        let (http, app, metrics) = (http.clone(), app.clone(), metrics.clone());
+        let signals = Signals {
+            shutdown: shutdown_rx.clone(),
+            drain: drain_rx.clone(),
+        };
+        connections.spawn(async move {
+            let closed_by = serve_connection(stream, &http, app, limits, signals).await;
+            metrics.connection_closed(closed_by);
+            drop(slot);
+        });
+    }
+    drop(listener);
+    tracing::info!(
+        open = connections.len(),
+        "shutting down: finishing requests in flight"
+    );
+    let _ = shutdown_tx.send(true);
+    let began = Instant::now();
+    let deadline = began + limits.shutdown_timeout;
+    while !connections.is_empty() {
+        match tokio::time::timeout_at(deadline, connections.join_next()).await {
+            Ok(_) => {}
+            Err(_) => {
+                tracing::warn!(
+                    dropped = connections.len(),
+                    "shutdown deadline reached: dropping connections still open"
+                );
+                for _ in 0..connections.len() {
+                    metrics.connection_closed(Some(Closed::ShutdownDeadline));
+                }
+                connections.abort_all();
+                break;
+            }
+        }
+    }
+    began
+}
+
+/// What the accept loop tells every connection.
+struct Signals {
+    /// Finish the request in flight, then close.
+    shutdown: watch::Receiver<bool>,
+    /// The cap is reached: close if idle.
+    drain: watch::Receiver<u64>,
+}
+
+/// Drives one connection; returns why the server closed it, if the server did.
+async fn serve_connection(
+    stream: TcpStream,
+    http: &hyper::server::conn::http1::Builder,
+    app: Router,
+    limits: Limits,
+    mut signals: Signals,
+) -> Option<Closed> {
+    let clock = Arc::new(ConnectionClock::new());
+    let io = TokioIo::new(ClockedIo {
+        inner: stream,
+        clock: clock.clone(),
+    });
+    let service_clock = clock.clone();
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let busy = BusyGuard::new(service_clock.clone());
+        let response = app.clone().oneshot(request.map(Body::new));
+        async move {
+            let response = response.await?;
+            // The connection stays busy until hyper has written (and dropped) the body.
+            Ok::<_, Infallible>(response.map(|body| Body::new(GuardedBody { body, _busy: busy })))
+        }
+    });
+    let connection = http.serve_connection(io, service);
+    tokio::pin!(connection);
+    let watchdog = clock.watchdog(limits);
+    tokio::pin!(watchdog);
+    let mut draining = false;
+    loop {
+        tokio::select! {
+            result = connection.as_mut() => {
+                if let Err(e) = result {
+                    tracing::debug!(error = %e, "connection ended with an error");
+                }
+                return None;
+            }
+            changed = signals.shutdown.changed(), if !draining => {
+                draining = true;
+                if changed.is_ok() {
+                    connection.as_mut().graceful_shutdown();
+                }
+            }
+            Ok(()) = signals.drain.changed() => {
+                if clock.is_idle() {
+                    return Some(Closed::MadeRoom);
+                }
+            }
+            reason = &mut watchdog => {
+                tracing::debug!(?reason, "closing a connection");
+                return Some(reason);
+            }
+        }
+    }
+}
+
+/// What a connection is doing, for its watchdog.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// Accepted at the given time; no byte yet. Timed like a head (a client that connects
+    /// and sends nothing is a slowloris too), and never closed to make room.
+    Fresh(Instant),
+    /// Waiting for the next request after answering one; no byte of it yet.
+    Idle(Instant),
+    /// Part of a request head arrived at the given time; the head is not complete.
+    Head(Instant),
+    /// This many requests are being answered (more than one when pipelined).
+    Busy(usize),
+}
+
+struct ConnectionClock {
+    phase: Mutex<Phase>,
+}
+
+impl ConnectionClock {
+    fn new() -> Self {
+        ConnectionClock {
+            phase: Mutex::new(Phase::Fresh(Instant::now())),
+        }
+    }
+
+    /// Bytes arrived: while idle, they start a request head.
+    fn bytes_read(&self) {
+        let mut phase = self.phase.lock().unwrap();
+        if let Phase::Fresh(_) | Phase::Idle(_) = *phase {
+            *phase = Phase::Head(Instant::now());
+        }
+    }
+
+    fn request_started(&self) {
+        let mut phase = self.phase.lock().unwrap();
+        *phase = match *phase {
+            Phase::Busy(n) => Phase::Busy(n + 1),
+            _ => Phase::Busy(1),
+        };
+    }
+
+    fn request_done(&self) {
+        let mut phase = self.phase.lock().unwrap();
+        *phase = match *phase {
+            Phase::Busy(n) if n > 1 => Phase::Busy(n - 1),
+            _ => Phase::Idle(Instant::now()),
+        };
+    }
+
+    fn is_idle(&self) -> bool {
+        matches!(*self.phase.lock().unwrap(), Phase::Idle(_))
+    }
+
+    /// Resolves when the head or the idle time runs out. A busy connection has no limit
+    /// here: its body is timed by the handler, its answer by the database's own timeouts.
+    async fn watchdog(&self, limits: Limits) -> Closed {
+        loop {
+            let phase = *self.phase.lock().unwrap();
+            let (deadline, reason) = match phase {
+                Phase::Idle(since) => (since + limits.idle_timeout, Closed::IdleTimeout),
+                Phase::Head(since) | Phase::Fresh(since) => {
+                    (since + limits.header_timeout, Closed::HeaderTimeout)
+                }
+                Phase::Busy(_) => {
+                    let check = limits.header_timeout.min(limits.idle_timeout);
+                    tokio::time::sleep(check).await;
+                    continue;
+                }
+            };
+            tokio::time::sleep_until(deadline).await;
+            // The phase may have moved on while we slept; only its own deadline counts.
+            let now = *self.phase.lock().unwrap();
+            let same = match (phase, now) {
+                (Phase::Fresh(a), Phase::Fresh(b))
+                | (Phase::Idle(a), Phase::Idle(b))
+                | (Phase::Head(a), Phase::Head(b)) => a == b,
+                _ => false,
+            };
+            if same {
+                return reason;
+            }
+        }
+    }
+}
+
+/// Marks the connection busy for as long as it lives.
+struct BusyGuard(Arc<ConnectionClock>);
+
+impl BusyGuard {
+    fn new(clock: Arc<ConnectionClock>) -> Self {
+        clock.request_started();
+        BusyGuard(clock)
+    }
+}
+
+impl Drop for BusyGuard {
+    fn drop(&mut self) {
+        self.0.request_done();
+    }
+}
+
+/// A response body that keeps its connection marked busy until it is dropped.
+struct GuardedBody {
+    body: Body,
+    _busy: BusyGuard,
+}
+
+impl http_body::Body for GuardedBody {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// The socket, telling the connection's clock when bytes arrive.
+struct ClockedIo {
+    inner: TcpStream,
+    clock: Arc<ConnectionClock>,
+}
+
+impl AsyncRead for ClockedIo {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let result = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.clock.bytes_read();
+        }
+        result
+    }
+}
+
+impl AsyncWrite for ClockedIo {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// Raises the soft limit of open files to the hard limit (as Go's runtime does at start)
+/// and returns the connections that fit under it, keeping `reserved` descriptors for the
+/// database, logs and the listener.
+pub fn connections_within_open_files(wanted: usize, reserved: usize) -> usize {
+    #[cfg(unix)]
+    {
+        use rustix::process::{getrlimit, setrlimit, Resource};
+        let mut limit = getrlimit(Resource::Nofile);
+        if limit.current < limit.maximum {
+            let raised = rustix::process::Rlimit {
+                current: limit.maximum,
+                maximum: limit.maximum,
+            };
+            if setrlimit(Resource::Nofile, raised).is_ok() {
+                limit = raised;
+            }
+        }
+        match limit.current {
+            Some(n) => wanted.min((n as usize).saturating_sub(reserved).max(1)),
+            None => wanted,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = reserved;
+        wanted
+    }
+}
