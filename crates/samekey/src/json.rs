@@ -73,29 +73,97 @@ impl Value {
     }
 
     fn parse_with(text: &str, doubles: bool) -> Result<Value> {
-        let mut p = Parser {
-            s: text.as_bytes(),
-            at: 0,
-            doubles,
-        };
-        p.ws();
-        let v = p.value(0)?;
-        p.ws();
-        if p.at != p.s.len() {
-            return Err(p.err("unexpected data after the JSON value"));
-        }
-        Ok(v)
+        parse_into(text, doubles, Tree)
     }
 }
 
-struct Parser<'a> {
+/// What the parser makes of the JSON it reads: a [`Value`] tree here, canonical text in
+/// `jcs` (which needs no tree, so it holds a fraction of the memory). Every rule of the
+/// strict grammar stays in the one parser; a builder only decides what to keep.
+pub(crate) trait Build {
+    type Out;
+    type Array;
+    type Object;
+    /// `null`, `true`, `false`, a number or a string.
+    fn scalar(&mut self, v: Value) -> Self::Out;
+    fn array_start(&mut self) -> Self::Array;
+    /// Before each item's value is read.
+    fn array_item(&mut self, array: &mut Self::Array);
+    fn array_push(&mut self, array: &mut Self::Array, item: Self::Out);
+    fn array_end(&mut self, array: Self::Array) -> Self::Out;
+    fn object_start(&mut self) -> Self::Object;
+    /// Before each member's value is read.
+    fn object_key(&mut self, object: &mut Self::Object, key: String);
+    fn object_push(&mut self, object: &mut Self::Object, value: Self::Out);
+    /// The object is complete: its duplicate keys are found here.
+    fn object_end(&mut self, object: Self::Object) -> Result<Self::Out>;
+}
+
+/// Parses `text` strictly with builder `b` (see the module documentation).
+pub(crate) fn parse_into<B: Build>(text: &str, doubles: bool, b: B) -> Result<B::Out> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        at: 0,
+        doubles,
+        b,
+    };
+    p.ws();
+    let v = p.value(0)?;
+    p.ws();
+    if p.at != p.s.len() {
+        return Err(p.err("unexpected data after the JSON value"));
+    }
+    Ok(v)
+}
+
+/// Builds the [`Value`] tree.
+struct Tree;
+
+impl Build for Tree {
+    type Out = Value;
+    type Array = Vec<Value>;
+    /// The members so far, and the key whose value is being read.
+    type Object = (Vec<(String, Value)>, String);
+
+    fn scalar(&mut self, v: Value) -> Value {
+        v
+    }
+    fn array_start(&mut self) -> Vec<Value> {
+        Vec::new()
+    }
+    fn array_item(&mut self, _: &mut Vec<Value>) {}
+    fn array_push(&mut self, array: &mut Vec<Value>, item: Value) {
+        array.push(item);
+    }
+    fn array_end(&mut self, array: Vec<Value>) -> Value {
+        Value::Array(array)
+    }
+    fn object_start(&mut self) -> Self::Object {
+        (Vec::new(), String::new())
+    }
+    fn object_key(&mut self, object: &mut Self::Object, key: String) {
+        object.1 = key;
+    }
+    fn object_push(&mut self, object: &mut Self::Object, value: Value) {
+        let key = core::mem::take(&mut object.1);
+        object.0.push((key, value));
+    }
+    fn object_end(&mut self, object: Self::Object) -> Result<Value> {
+        // Checked here as well as in canonicalization so that a parse error names it.
+        crate::jcs::check_unique_keys(&object.0)?;
+        Ok(Value::Object(object.0))
+    }
+}
+
+struct Parser<'a, B> {
     s: &'a [u8],
     at: usize,
     /// Integer literals are host doubles (see [`Value::parse_from_doubles`]).
     doubles: bool,
+    b: B,
 }
 
-impl Parser<'_> {
+impl<B: Build> Parser<'_, B> {
     fn err(&self, reason: &'static str) -> Error {
         Error::InvalidJson {
             offset: self.at,
@@ -121,24 +189,30 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn literal(&mut self, word: &'static [u8], v: Value) -> Result<Value> {
+    fn literal(&mut self, word: &'static [u8], v: Value) -> Result<B::Out> {
         if self.s[self.at..].starts_with(word) {
             self.at += word.len();
-            Ok(v)
+            Ok(self.b.scalar(v))
         } else {
             Err(self.err("expected a JSON value"))
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Value> {
+    fn value(&mut self, depth: usize) -> Result<B::Out> {
         match self.peek() {
             Some(b'{') => self.object(depth + 1),
             Some(b'[') => self.array(depth + 1),
-            Some(b'"') => self.string().map(Value::String),
+            Some(b'"') => {
+                let s = self.string()?;
+                Ok(self.b.scalar(Value::String(s)))
+            }
             Some(b't') => self.literal(b"true", Value::Bool(true)),
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
             Some(b'n') => self.literal(b"null", Value::Null),
-            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = self.number()?;
+                Ok(self.b.scalar(n))
+            }
             None => Err(self.err("unexpected end of input")),
             Some(_) => Err(self.err("expected a JSON value")),
         }
@@ -151,38 +225,40 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value> {
+    fn array(&mut self, depth: usize) -> Result<B::Out> {
         self.enter(depth)?;
         self.at += 1;
-        let mut items = Vec::new();
+        let mut items = self.b.array_start();
         self.ws();
         if self.peek() == Some(b']') {
             self.at += 1;
-            return Ok(Value::Array(items));
+            return Ok(self.b.array_end(items));
         }
         loop {
             self.ws();
-            items.push(self.value(depth)?);
+            self.b.array_item(&mut items);
+            let item = self.value(depth)?;
+            self.b.array_push(&mut items, item);
             self.ws();
             match self.peek() {
                 Some(b',') => self.at += 1,
                 Some(b']') => {
                     self.at += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(self.b.array_end(items));
                 }
                 _ => return Err(self.err("expected ',' or ']'")),
             }
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value> {
+    fn object(&mut self, depth: usize) -> Result<B::Out> {
         self.enter(depth)?;
         self.at += 1;
-        let mut members: Vec<(String, Value)> = Vec::new();
+        let mut members = self.b.object_start();
         self.ws();
         if self.peek() == Some(b'}') {
             self.at += 1;
-            return Ok(Value::Object(members));
+            return self.b.object_end(members);
         }
         loop {
             self.ws();
@@ -193,17 +269,15 @@ impl Parser<'_> {
             self.ws();
             self.eat(b':', "expected ':' after an object key")?;
             self.ws();
+            self.b.object_key(&mut members, key);
             let v = self.value(depth)?;
-            members.push((key, v));
+            self.b.object_push(&mut members, v);
             self.ws();
             match self.peek() {
                 Some(b',') => self.at += 1,
                 Some(b'}') => {
                     self.at += 1;
-                    // Checked here as well as in canonicalization so that the error
-                    // names the first duplicate in input order.
-                    crate::jcs::check_unique_keys(&members)?;
-                    return Ok(Value::Object(members));
+                    return self.b.object_end(members);
                 }
                 _ => return Err(self.err("expected ',' or '}'")),
             }
