@@ -124,12 +124,11 @@ impl Registrar {
         parent: Option<String>,
     ) -> Result<(Revision, bool), ApiError> {
         let this = self.clone();
-        let tracked = self
-            .tracked
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        // No await between the body's last byte and the spawn: nothing can cancel it here.
+        let tracked =
+            self.tracked.clone().try_acquire_owned().map_err(|e| {
+                ApiError::Internal(format!("too many registrations in flight: {e}"))
+            })?;
         let task = tokio::spawn(async move {
             let r = this.prepare(media_type, body, parent).await?;
             let stored = this.store(r).await;
@@ -197,7 +196,7 @@ impl Registrar {
             size: r.data.len() as i64,
             created_at_ms: now,
         };
-        match self.db.insert(&revision, &r.data).await? {
+        match self.db.insert(&revision, r.data).await? {
             Insert::Stored(stored, created) => Ok((stored, created)),
             Insert::UnknownParent => Err(ApiError::UnknownParent(r.parent.unwrap_or_default())),
         }

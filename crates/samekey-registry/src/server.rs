@@ -54,6 +54,10 @@ pub async fn run(
         // Our watchdog times heads and idle time separately; hyper's timer would start
         // the head's clock while the connection is still idle.
         .header_read_timeout(None)
+        // A client that sends its request and closes its side (or leaves) does not cancel
+        // the request: hyper would otherwise drop the handler at the EOF. Its answer is
+        // lost, its registration is not (see `Registrar::register`).
+        .half_close(true)
         .max_buf_size(limits.max_head_bytes.max(8192 + 4096 * 100))
         .max_header_size(limits.max_head_bytes)
         .max_headers(limits.max_headers);

@@ -143,6 +143,18 @@ impl Server {
     pub fn wait(mut self) -> std::process::ExitStatus {
         self.child.wait().unwrap()
     }
+
+    /// The exit status if the process ends within `limit`.
+    pub fn wait_for(&mut self, limit: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + limit;
+        while std::time::Instant::now() < until {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
 }
 
 impl Drop for Server {
@@ -343,4 +355,16 @@ pub fn token_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
     path.to_str().unwrap().to_string()
+}
+
+/// Lets this test process open as many sockets as the hard limit allows.
+pub fn raise_open_files() -> u64 {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let limit = getrlimit(Resource::Nofile);
+    let raised = Rlimit {
+        current: limit.maximum,
+        maximum: limit.maximum,
+    };
+    setrlimit(Resource::Nofile, raised).unwrap();
+    raised.current.unwrap_or(u64::MAX)
 }

@@ -1,0 +1,564 @@
+//! Hostile and careless clients against a real server process over raw sockets on
+//! 127.0.0.1: uploads without a token, slowloris, slow bodies, idle connections, the
+//! connection cap, `Expect: 100-continue`, huge declared lengths, SIGTERM with a
+//! half-sent request, large JSON next to health checks, and clients that leave.
+//! Every load is bounded in count and time and stops by itself. The tests of this file
+//! run one at a time, so that their timings and memory readings are their own.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{client, fresh_db, memory, problem, token_file, Backend, Server};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::Mutex;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
+
+/// Held for a whole test (an async lock: each test has a runtime of its own).
+async fn serial() -> tokio::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().await
+}
+
+async fn connect(server: &Server) -> TcpStream {
+    TcpStream::connect(server.addr()).await.unwrap()
+}
+
+/// One response read from a raw socket: status, head, body (`None` if the server closed
+/// the connection first). A `100 Continue` is returned as status 100.
+async fn response<R: AsyncReadExt + Unpin>(s: &mut R) -> Option<(u16, String, Vec<u8>)> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 16384];
+    loop {
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_string();
+            let status = head.get(9..12)?.parse().ok()?;
+            let length = head
+                .lines()
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse::<usize>().ok())?
+                })
+                .unwrap_or(0);
+            while buf.len() < end + 4 + length {
+                let n = s.read(&mut chunk).await.ok()?;
+                if n == 0 {
+                    return None;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+            }
+            return Some((status, head, buf[end + 4..end + 4 + length].to_vec()));
+        }
+        let n = s.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+}
+
+async fn response_within<R: AsyncReadExt + Unpin>(
+    s: &mut R,
+    limit: Duration,
+) -> Option<(u16, String, Vec<u8>)> {
+    tokio::time::timeout(limit, response(s))
+        .await
+        .unwrap_or_else(|_| panic!("no answer within {limit:?}"))
+}
+
+/// The problem code of a raw response.
+fn code_of(head: &str, body: &[u8]) -> String {
+    let mut headers = axum::http::HeaderMap::new();
+    for line in head.lines().skip(1) {
+        let (name, value) = line.split_once(':').unwrap();
+        headers.insert(
+            name.trim().parse::<axum::http::HeaderName>().unwrap(),
+            value.trim().parse().unwrap(),
+        );
+    }
+    let status = head[9..12].parse().unwrap();
+    problem(status, &headers, body).1
+}
+
+/// Whether the server closed the connection (EOF or reset) within `limit`.
+async fn closed_within(s: &mut TcpStream, limit: Duration) -> bool {
+    let mut byte = [0u8; 1];
+    matches!(
+        tokio::time::timeout(limit, s.read(&mut byte)).await,
+        Ok(Ok(0)) | Ok(Err(_))
+    )
+}
+
+/// 64 clients without a token each start a 16 MiB upload: each gets 401 without the
+/// server reading the body, and the server's memory does not grow with the uploads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokenless_uploads_are_refused_before_their_body() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = token_file(&dir, "t", "s3cret\n");
+    let server = Server::start(&db, &["--token-file", &tokens]);
+    let (_, peak_before) = memory(server.pid());
+    let mut clients = Vec::new();
+    for _ in 0..64 {
+        let s = connect(&server).await;
+        clients.push(tokio::spawn(async move {
+            let (mut r, mut w) = s.into_split();
+            let head = "POST /v1/revisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 16777216\r\n\r\n";
+            w.write_all(head.as_bytes()).await.unwrap();
+            let writer = tokio::spawn(async move {
+                // The upload goes on until the server closes the connection.
+                let chunk = vec![b' '; 64 * 1024];
+                for _ in 0..16 {
+                    if w.write_all(&chunk).await.is_err() {
+                        break;
+                    }
+                }
+                w
+            });
+            let answer = response_within(&mut r, Duration::from_secs(5)).await;
+            writer.abort();
+            answer
+        }));
+    }
+    for c in clients {
+        let (status, head, body) = c
+            .await
+            .unwrap()
+            .expect("an answer before the connection closed");
+        assert_eq!(status, 401, "{head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("www-authenticate: bearer"),
+            "{head}"
+        );
+        assert_eq!(code_of(&head, &body), "unauthorized");
+    }
+    let (_, peak_after) = memory(server.pid());
+    let grown = peak_after.saturating_sub(peak_before);
+    assert!(
+        grown < 32 << 20,
+        "64 uploads of 1 MiB each raised the peak RSS by {} MiB",
+        grown >> 20
+    );
+    assert_eq!(db.counts().await, (0, 0));
+}
+
+/// `Expect: 100-continue` gets the refusal instead of `100 Continue`, a declared length
+/// over the limit is refused at once, and a good request still gets its 100.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_come_before_100_continue_and_before_the_body() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = token_file(&dir, "t", "s3cret\n");
+    let server = Server::start(&db, &["--token-file", &tokens, "--body-limit", "1024"]);
+    let head = |auth: bool, expect: bool, length: u64| {
+        format!(
+            "POST /v1/revisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n{}{}\r\n",
+            if auth { "Authorization: Bearer s3cret\r\n" } else { "" },
+            if expect { "Expect: 100-continue\r\n" } else { "" },
+        )
+    };
+    for (auth, expect, length, status, code) in [
+        (false, true, 2, 401, "unauthorized"),
+        (true, true, 1 << 30, 413, "payload_too_large"),
+        (true, false, 1 << 30, 413, "payload_too_large"),
+    ] {
+        let mut s = connect(&server).await;
+        s.write_all(head(auth, expect, length).as_bytes())
+            .await
+            .unwrap();
+        if !expect {
+            s.write_all(b"{}").await.unwrap();
+        }
+        let (got, h, body) = response_within(&mut s, Duration::from_secs(2))
+            .await
+            .unwrap();
+        assert_eq!((got, code_of(&h, &body).as_str()), (status, code), "{h}");
+    }
+    let mut s = connect(&server).await;
+    s.write_all(head(true, true, 2).as_bytes()).await.unwrap();
+    let (status, ..) = response_within(&mut s, Duration::from_secs(2))
+        .await
+        .unwrap();
+    assert_eq!(status, 100);
+    s.write_all(b"{}").await.unwrap();
+    let (status, ..) = response_within(&mut s, Duration::from_secs(2))
+        .await
+        .unwrap();
+    assert_eq!(status, 201);
+}
+
+/// 1,000 connections send their heads a byte at a time: an honest client still
+/// registers within a second each time, and the server closes every slow connection
+/// when its head time runs out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slowloris_is_cut_off_and_honest_clients_still_register() {
+    let _serial = serial().await;
+    const SLOW: usize = 1000;
+    assert!(common::raise_open_files() > 2 * SLOW as u64 + 100);
+    let db = fresh_db(Backend::Sqlite).await;
+    let header_timeout = Duration::from_secs(2);
+    let server = Server::start(&db, &["--header-timeout", "2s"]);
+    let started = Instant::now();
+    let mut slow = Vec::new();
+    for _ in 0..SLOW {
+        let mut s = connect(&server).await;
+        slow.push(tokio::spawn(async move {
+            let opened = Instant::now();
+            if s.write_all(b"POST /v1/revisions HTTP/1.1\r\nX-Slow: ")
+                .await
+                .is_err()
+            {
+                return Some(opened.elapsed());
+            }
+            // A byte every 100 ms, for at most 8 s.
+            for _ in 0..80 {
+                if closed_within(&mut s, Duration::from_millis(100)).await
+                    || s.write_all(b"a").await.is_err()
+                {
+                    return Some(opened.elapsed());
+                }
+            }
+            None
+        }));
+    }
+    let honest = client();
+    for i in 0..5 {
+        let t = Instant::now();
+        let r = honest
+            .post(server.url("/v1/revisions"))
+            .header("content-type", "application/json")
+            .body(format!(r#"{{"honest":{i}}}"#))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201);
+        let took = t.elapsed();
+        assert!(
+            took < Duration::from_secs(1),
+            "registration {i} took {took:?} under slowloris"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut closed = 0;
+    for task in slow {
+        if let Some(after) = task.await.unwrap() {
+            assert!(
+                after < header_timeout + Duration::from_millis(1500),
+                "closed after {after:?}"
+            );
+            closed += 1;
+        }
+    }
+    assert_eq!(
+        closed, SLOW,
+        "every slow connection was closed by the server"
+    );
+    assert!(started.elapsed() < Duration::from_secs(12));
+    let metrics = honest
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let line = metrics
+        .lines()
+        .find(|l| {
+            l.starts_with("samekey_registry_connections_closed_total{reason=\"header_timeout\"}")
+        })
+        .unwrap_or_else(|| panic!("{metrics}"));
+    let n: usize = line.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(n >= SLOW, "{line}");
+}
+
+/// A body that does not arrive within --body-timeout gets 408.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_body_gets_408() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, &["--body-timeout", "1s"]);
+    let mut s = connect(&server).await;
+    s.write_all(b"POST /v1/revisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":").await.unwrap();
+    let t = Instant::now();
+    let (status, head, body) = response_within(&mut s, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(
+        (status, code_of(&head, &body).as_str()),
+        (408, "request_timeout")
+    );
+    assert!(
+        t.elapsed() >= Duration::from_millis(900),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(db.counts().await, (0, 0));
+}
+
+/// A kept-alive connection is closed after --idle-timeout without a request, and a
+/// connection that never sends a byte after --header-timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_silent_connections_are_closed() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, &["--idle-timeout", "1s", "--header-timeout", "2s"]);
+    let mut kept = connect(&server).await;
+    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    assert_eq!(
+        response_within(&mut kept, Duration::from_secs(2))
+            .await
+            .unwrap()
+            .0,
+        200
+    );
+    let t = Instant::now();
+    assert!(
+        closed_within(&mut kept, Duration::from_secs(4)).await,
+        "idle connection closed"
+    );
+    let idle = t.elapsed();
+    assert!(
+        idle >= Duration::from_millis(900) && idle < Duration::from_millis(2500),
+        "{idle:?}"
+    );
+    let mut silent = connect(&server).await;
+    let t = Instant::now();
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(5)).await,
+        "silent connection closed"
+    );
+    let silent_for = t.elapsed();
+    assert!(
+        silent_for >= Duration::from_millis(1900) && silent_for < Duration::from_millis(3500),
+        "{silent_for:?}"
+    );
+}
+
+/// At --max-connections, a new connection waits until one closes; idle kept-alive
+/// connections close to make room instead of making it wait for their timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_cap_holds_and_idle_connections_make_room() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, &["--max-connections", "4", "--header-timeout", "30s"]);
+    let mut busy = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect(&server).await;
+        s.write_all(b"GET /healthz HTTP/1.1\r\n").await.unwrap();
+        busy.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut fifth = connect(&server).await;
+    fifth
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let waited = tokio::time::timeout(Duration::from_millis(700), response(&mut fifth)).await;
+    assert!(
+        waited.is_err(),
+        "the fifth connection is not served while four heads are pending"
+    );
+    drop(busy.pop());
+    assert_eq!(
+        response_within(&mut fifth, Duration::from_secs(2))
+            .await
+            .unwrap()
+            .0,
+        200
+    );
+    drop(busy);
+    drop(fifth);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let mut idle = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect(&server).await;
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        assert_eq!(
+            response_within(&mut s, Duration::from_secs(2))
+                .await
+                .unwrap()
+                .0,
+            200
+        );
+        idle.push(s);
+    }
+    let t = Instant::now();
+    let r = client().get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "served after {:?}",
+        t.elapsed()
+    );
+    let mut made_room = 0;
+    for mut s in idle {
+        made_room += usize::from(closed_within(&mut s, Duration::from_millis(500)).await);
+    }
+    assert!(made_room >= 1, "an idle connection was closed to make room");
+}
+
+/// SIGTERM while a client holds a half-sent request: the server exits 0 once
+/// --shutdown-timeout has passed, not whenever the client pleases.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_with_a_half_sent_request_exits_by_the_deadline() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let mut server = Server::start(&db, &["--shutdown-timeout", "1s"]);
+    let mut s = connect(&server).await;
+    s.write_all(b"POST /v1/revisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"half\":").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let t = Instant::now();
+    server.sigterm();
+    let status = server
+        .wait_for(Duration::from_secs(5))
+        .expect("the server exits");
+    assert!(status.success(), "{status:?}");
+    let took = t.elapsed();
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+    assert!(closed_within(&mut s, Duration::from_secs(1)).await);
+}
+
+/// `count` objects of about 60 bytes: JSON of `count * 60` bytes that takes real work to
+/// canonicalize (its keys are out of order).
+fn large_json(tag: usize, bytes: usize) -> String {
+    let mut s = String::with_capacity(bytes + 100);
+    s.push('[');
+    let mut i = 0;
+    while s.len() < bytes {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            r#"{{"tag":{tag},"name":"item-{i}","id":{i},"score":1.50,"ok":true}}"#
+        ));
+        i += 1;
+    }
+    s.push(']');
+    s
+}
+
+/// Four 16 MiB JSON bodies hashed at once: /healthz keeps answering within 50 ms (p99).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_stays_fast_while_large_json_is_hashed() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, &["--body-limit", "20000000"]);
+    let bodies: Vec<String> = (0..4).map(|t| large_json(t, 16 << 20)).collect();
+    let client = client();
+    let started = Instant::now();
+    let uploads: Vec<_> = bodies
+        .into_iter()
+        .map(|body| {
+            let (client, url) = (client.clone(), server.url("/v1/revisions"));
+            tokio::spawn(async move {
+                let r = client
+                    .post(url)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
+                r.status().as_u16()
+            })
+        })
+        .collect();
+    let probe = reqwest::Client::new();
+    let mut latencies = Vec::new();
+    while uploads.iter().any(|u| !u.is_finished()) && started.elapsed() < Duration::from_secs(60) {
+        let t = Instant::now();
+        let r = probe.get(server.url("/healthz")).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        r.bytes().await.unwrap();
+        latencies.push(t.elapsed());
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    for u in uploads {
+        assert_eq!(u.await.unwrap(), 201);
+    }
+    latencies.sort();
+    let p99 = latencies[(latencies.len() - 1) * 99 / 100];
+    eprintln!(
+        "healthz during 4 x 16 MiB JSON uploads ({:?}): {} probes, p50 {:?}, p99 {:?}, max {:?}",
+        started.elapsed(),
+        latencies.len(),
+        latencies[latencies.len() / 2],
+        p99,
+        latencies.last().unwrap()
+    );
+    assert!(
+        latencies.len() >= 20,
+        "the uploads were long enough to probe"
+    );
+    assert!(p99 < Duration::from_millis(50), "p99 {p99:?}");
+    assert_eq!(db.counts().await, (4, 4));
+}
+
+/// The peak memory one 16 MiB JSON registration adds stays within 4x its size.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_json_costs_at_most_four_times_its_size_in_memory() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, &["--body-limit", "20000000"]);
+    let body = large_json(0, 16 << 20);
+    let size = body.len() as u64;
+    let (_, before) = memory(server.pid());
+    let r = client()
+        .post(server.url("/v1/revisions"))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+    let (_, after) = memory(server.pid());
+    let ratio = (after - before) as f64 / size as f64;
+    eprintln!(
+        "peak RSS grew by {:.1} MiB for {:.1} MiB of JSON: {ratio:.2}x",
+        (after - before) as f64 / 1048576.0,
+        size as f64 / 1048576.0
+    );
+    assert!(ratio <= 4.0, "{ratio:.2}x");
+}
+
+/// A client that sends its whole body and leaves at once: the registration completes,
+/// and its retry finds it.
+async fn a_registration_completes_after_its_client_leaves(backend: Backend) {
+    let _serial = serial().await;
+    let db = fresh_db(backend).await;
+    let server = Server::start(&db, &["--body-limit", "20000000"]);
+    let body = large_json(7, 4 << 20);
+    let mut s = connect(&server).await;
+    let head = format!("POST /v1/revisions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", body.len());
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body.as_bytes()).await.unwrap();
+    drop(s);
+    let until = Instant::now() + Duration::from_secs(20);
+    while db.counts().await != (1, 1) {
+        assert!(Instant::now() < until, "the registration did not complete");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let r = client()
+        .post(server.url("/v1/revisions"))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "the retry finds it");
+}
+
+on_both_backends!(a_registration_completes_after_its_client_leaves);
