@@ -1,12 +1,14 @@
 //! `just bench-registry`: registrations per second and p50/p99 latency at concurrency 1
 //! and 32, on SQLite and PostgreSQL, next to a baseline that inserts the same rows with
-//! the same durability settings directly through SQL, in the same run. Prints a table.
+//! the same durability settings directly through SQL. The two alternate in rounds within
+//! one run, so that a noisy neighbour or a slow disk moment falls on both. Prints a table.
 //!
-//! The server runs in this process on a tokio runtime of its own; the load comes from
-//! reqwest over loopback HTTP/1.1 keep-alive connections, one per concurrent client.
-//! PostgreSQL is measured when SAMEKEY_BENCH_POSTGRES names a server this may create
-//! databases on (the just recipe starts one).
+//! The server runs in this process through the real server loop (`samekey_registry::run`);
+//! the load comes from reqwest over loopback HTTP/1.1 keep-alive connections, one per
+//! concurrent client. PostgreSQL is measured when SAMEKEY_BENCH_POSTGRES names a server
+//! this may create databases on (the just recipe starts one).
 
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,8 +16,8 @@ use samekey::{content_hash, derive_revision, Scheme};
 use samekey_registry::{Db, ServeArgs};
 use sqlx::Executor;
 
-const REQUESTS: usize = 2000;
-
+const ROUNDS: usize = 5;
+const PER_ROUND: usize = 400;
 fn payload(run: &str, i: usize) -> String {
     format!(
         r#"{{"run":"{run}","item":{i},"text":"a small document of about one hundred bytes, as a registry mostly sees"}}"#
@@ -40,23 +42,27 @@ fn stats(mut latencies: Vec<Duration>, wall: Duration) -> Stats {
     }
 }
 
-/// Runs `op(i)` for i in 0..REQUESTS from `concurrency` workers; the latency of each.
-async fn load<F, Fut>(concurrency: usize, op: F) -> Stats
+/// Runs `op(i)` for every i of `range` from `concurrency` workers: the latency of each,
+/// and the time the whole range took.
+async fn load<F, Fut>(
+    concurrency: usize,
+    range: Range<usize>,
+    op: Arc<F>,
+) -> (Vec<Duration>, Duration)
 where
     F: Fn(usize) -> Fut + Send + Sync + 'static,
     Fut: std::future::Future<Output = ()> + Send,
 {
-    let op = Arc::new(op);
-    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(range.start));
     let started = Instant::now();
     let workers: Vec<_> = (0..concurrency)
         .map(|_| {
-            let (op, next) = (op.clone(), next.clone());
+            let (op, next, end) = (op.clone(), next.clone(), range.end);
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= REQUESTS {
+                    if i >= end {
                         return latencies;
                     }
                     let t = Instant::now();
@@ -66,11 +72,29 @@ where
             })
         })
         .collect();
-    let mut all = Vec::with_capacity(REQUESTS);
+    let mut all = Vec::with_capacity(range.len());
     for w in workers {
         all.extend(w.await.unwrap());
     }
-    stats(all, started.elapsed())
+    (all, started.elapsed())
+}
+
+/// Latencies and busy time summed over a side's rounds.
+#[derive(Default)]
+struct Side {
+    latencies: Vec<Duration>,
+    busy: Duration,
+}
+
+impl Side {
+    fn add(&mut self, (latencies, took): (Vec<Duration>, Duration)) {
+        self.latencies.extend(latencies);
+        self.busy += took;
+    }
+
+    fn stats(self) -> Stats {
+        stats(self.latencies, self.busy)
+    }
 }
 
 async fn fresh_url(
@@ -96,7 +120,22 @@ async fn fresh_url(
     }
 }
 
-async fn registry(url: String, concurrency: usize, run: &'static str) -> Stats {
+type Op<F> = Arc<F>;
+
+/// The registry on `url`, serving until `stop` is sent; what a round posts.
+async fn registry(
+    url: String,
+    run: &'static str,
+) -> (
+    Op<
+        impl Fn(usize) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+            + Send
+            + Sync
+            + 'static,
+    >,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
     let mut args = ServeArgs::defaults(&url);
     args.db_connections = 32;
     let state = samekey_registry::state(&args).await.unwrap();
@@ -113,9 +152,9 @@ async fn registry(url: String, concurrency: usize, run: &'static str) -> Stats {
         .pool_max_idle_per_host(64)
         .build()
         .unwrap();
-    let result = load(concurrency, move |i| {
+    let op = move |i: usize| {
         let (client, url) = (client.clone(), url.clone());
-        async move {
+        Box::pin(async move {
             let r = client
                 .post(url)
                 .header("content-type", "application/json")
@@ -125,20 +164,28 @@ async fn registry(url: String, concurrency: usize, run: &'static str) -> Stats {
                 .unwrap();
             assert_eq!(r.status(), 201);
             r.bytes().await.unwrap();
-        }
-    })
-    .await;
-    let _ = stop.send(());
-    server.await.unwrap();
-    result
+        }) as std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+    };
+    (Arc::new(op), stop, server)
 }
 
 /// The same two rows per registration, in one transaction, through the same pools (on
 /// SQLite its one writer connection) and durability settings.
-async fn direct_sql(url: String, concurrency: usize, run: &'static str) -> Stats {
+async fn direct_sql(
+    url: String,
+    run: &'static str,
+) -> (
+    Op<
+        impl Fn(usize) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+            + Send
+            + Sync
+            + 'static,
+    >,
+    Db,
+) {
     let db = Db::connect(&url, 32).await.unwrap();
     let rows: Arc<Vec<(String, String, Vec<u8>)>> = Arc::new(
-        (0..REQUESTS)
+        (0..ROUNDS * PER_ROUND)
             .map(|i| {
                 let data = samekey::canonicalize_json_text(&payload(run, i))
                     .unwrap()
@@ -150,9 +197,9 @@ async fn direct_sql(url: String, concurrency: usize, run: &'static str) -> Stats
             .collect(),
     );
     let db2 = db.clone();
-    let result = load(concurrency, move |i| {
+    let op = move |i: usize| {
         let (db, rows) = (db2.clone(), rows.clone());
-        async move {
+        Box::pin(async move {
             let (key, hash, data) = &rows[i];
             macro_rules! insert {
                 ($pool:expr) => {{
@@ -168,11 +215,9 @@ async fn direct_sql(url: String, concurrency: usize, run: &'static str) -> Stats
                 Db::Sqlite(_, writes) => insert!(writes),
                 Db::Postgres(pool) => insert!(pool),
             }
-        }
-    })
-    .await;
-    db.close().await;
-    result
+        }) as std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+    };
+    (Arc::new(op), db)
 }
 
 fn main() {
@@ -190,16 +235,28 @@ fn main() {
             "bench-registry: PostgreSQL not measured (set SAMEKEY_BENCH_POSTGRES to a server URL)"
         );
     }
-    println!("{REQUESTS} registrations of ~110-byte JSON per cell; SQLite WAL synchronous=FULL, PostgreSQL fsync=on synchronous_commit=on\n");
+    println!("{} registrations of ~110-byte JSON per cell in {ROUNDS} rounds alternating with the direct-SQL baseline;", ROUNDS * PER_ROUND);
+    println!("SQLite WAL synchronous=FULL, PostgreSQL fsync=on synchronous_commit=on\n");
     println!("| database | concurrency | registry req/s | p50 ms | p99 ms | direct SQL rows/s | p50 ms | p99 ms | registry / SQL |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     runtime.block_on(async {
         for backend in backends {
             for (n, concurrency) in [1usize, 32].into_iter().enumerate() {
+                let (reg_run, sql_run) = if n == 0 { ("r1", "s1") } else { ("r32", "s32") };
                 let url = fresh_url(backend, admin.as_deref(), &format!("bench_reg_{n}"), dir.path()).await;
-                let reg = registry(url, concurrency, if n == 0 { "r1" } else { "r32" }).await;
+                let (post, stop, server) = registry(url, reg_run).await;
                 let url = fresh_url(backend, admin.as_deref(), &format!("bench_sql_{n}"), dir.path()).await;
-                let sql = direct_sql(url, concurrency, if n == 0 { "s1" } else { "s32" }).await;
+                let (insert, db) = direct_sql(url, sql_run).await;
+                let (mut reg, mut sql) = (Side::default(), Side::default());
+                for round in 0..ROUNDS {
+                    let rows = round * PER_ROUND..(round + 1) * PER_ROUND;
+                    reg.add(load(concurrency, rows.clone(), post.clone()).await);
+                    sql.add(load(concurrency, rows, insert.clone()).await);
+                }
+                let _ = stop.send(());
+                server.await.unwrap();
+                db.close().await;
+                let (reg, sql) = (reg.stats(), sql.stats());
                 println!(
                     "| {backend} | {concurrency} | {:.0} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} | {:.2}x |",
                     reg.per_second, reg.p50_ms, reg.p99_ms, sql.per_second, sql.p50_ms, sql.p99_ms, reg.per_second / sql.per_second

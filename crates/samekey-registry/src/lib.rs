@@ -72,6 +72,9 @@ pub struct ServeArgs {
     /// Time a kept-alive connection may wait for its next request.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
+    /// Time a write may wait for a client that does not read its answer.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub send_timeout: Duration,
     /// After SIGTERM or Ctrl-C, time to finish the requests in flight before the
     /// connections still open are dropped and the process exits 0.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
@@ -207,6 +210,7 @@ pub async fn run(
     let limits = server::Limits {
         header_timeout: args.header_timeout,
         idle_timeout: args.idle_timeout,
+        send_timeout: args.send_timeout,
         max_connections,
         shutdown_timeout: args.shutdown_timeout,
         max_head_bytes: 4 * args.max_header_bytes as usize,

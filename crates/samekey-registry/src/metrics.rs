@@ -28,6 +28,8 @@ pub enum Closed {
     IdleTimeout,
     /// Idle, closed to make room for a new connection at the cap.
     MadeRoom,
+    /// The client did not read its answer.
+    SendTimeout,
     ShutdownDeadline,
 }
 
@@ -37,6 +39,7 @@ impl Closed {
             Closed::HeaderTimeout => "header_timeout",
             Closed::IdleTimeout => "idle_timeout",
             Closed::MadeRoom => "made_room",
+            Closed::SendTimeout => "send_timeout",
             Closed::ShutdownDeadline => "shutdown_deadline",
         }
     }

@@ -30,6 +30,8 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// How long a kept-alive connection may wait for its next request.
     pub idle_timeout: Duration,
+    /// How long a write may wait for a client that does not read its answer.
+    pub send_timeout: Duration,
     pub max_connections: usize,
     /// From the shutdown signal until connections still open are dropped.
     pub shutdown_timeout: Duration,
@@ -215,12 +217,25 @@ enum Phase {
 
 struct ConnectionClock {
     phase: Mutex<Phase>,
+    /// Since when a write has been waiting for the client to read.
+    write_blocked: Mutex<Option<Instant>>,
 }
 
 impl ConnectionClock {
     fn new() -> Self {
         ConnectionClock {
             phase: Mutex::new(Phase::Fresh(Instant::now())),
+            write_blocked: Mutex::new(None),
+        }
+    }
+
+    fn write_polled<T>(&self, result: &Poll<T>) {
+        let mut blocked = self.write_blocked.lock().unwrap();
+        match result {
+            Poll::Pending => {
+                blocked.get_or_insert_with(Instant::now);
+            }
+            Poll::Ready(_) => *blocked = None,
         }
     }
 
@@ -252,10 +267,18 @@ impl ConnectionClock {
         matches!(*self.phase.lock().unwrap(), Phase::Idle(_))
     }
 
-    /// Resolves when the head or the idle time runs out. A busy connection has no limit
-    /// here: its body is timed by the handler, its answer by the database's own timeouts.
+    /// Resolves when the head, idle or send time runs out. A busy connection is otherwise
+    /// not limited here: its body is timed by the handler, its work by the database's.
     async fn watchdog(&self, limits: Limits) -> Closed {
         loop {
+            let blocked = *self.write_blocked.lock().unwrap();
+            if let Some(since) = blocked {
+                tokio::time::sleep_until(since + limits.send_timeout).await;
+                if *self.write_blocked.lock().unwrap() == Some(since) {
+                    return Closed::SendTimeout;
+                }
+                continue;
+            }
             let phase = *self.phase.lock().unwrap();
             let (deadline, reason) = match phase {
                 Phase::Idle(since) => (since + limits.idle_timeout, Closed::IdleTimeout),
@@ -263,7 +286,7 @@ impl ConnectionClock {
                     (since + limits.header_timeout, Closed::HeaderTimeout)
                 }
                 Phase::Busy(_) => {
-                    let check = limits.header_timeout.min(limits.idle_timeout);
+                    let check = limits.send_timeout.min(Duration::from_secs(1));
                     tokio::time::sleep(check).await;
                     continue;
                 }
@@ -353,7 +376,9 @@ impl AsyncWrite for ClockedIo {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        let result = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.clock.write_polled(&result);
+        result
     }
 
     fn poll_write_vectored(
@@ -361,7 +386,9 @@ impl AsyncWrite for ClockedIo {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+        let result = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.clock.write_polled(&result);
+        result
     }
 
     fn is_write_vectored(&self) -> bool {

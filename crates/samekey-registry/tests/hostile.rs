@@ -342,6 +342,66 @@ async fn idle_and_silent_connections_are_closed() {
     );
 }
 
+/// A client that asks for 8 MiB and never reads them is closed after --send-timeout
+/// instead of holding its connection and the answer's memory for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_does_not_read_its_answer_is_closed() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, &["--send-timeout", "1s", "--body-limit", "20000000"]);
+    let client = client();
+    let r = client
+        .post(server.url("/v1/revisions"))
+        .header("content-type", "application/octet-stream")
+        .body(vec![7u8; 8 << 20])
+        .send()
+        .await
+        .unwrap();
+    let key = r.json::<serde_json::Value>().await.unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut s = connect(&server).await;
+    s.write_all(format!("GET /v1/revisions/{key}/data HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let closed = |metrics: &str| {
+        metrics
+            .lines()
+            .find(|l| {
+                l.starts_with("samekey_registry_connections_closed_total{reason=\"send_timeout\"}")
+            })
+            .map_or(0, |l| l.rsplit(' ').next().unwrap().parse::<u32>().unwrap())
+    };
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let metrics = client
+            .get(server.url("/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if closed(&metrics) == 1 {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "not closed for its unread answer:\n{metrics}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // What was buffered before the close can still be read; then the stream ends early.
+    let mut got = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut got)).await;
+    assert!(
+        got.len() < 8 << 20,
+        "the answer was cut short ({} bytes)",
+        got.len()
+    );
+}
+
 /// At --max-connections, a new connection waits until one closes; idle kept-alive
 /// connections close to make room instead of making it wait for their timeout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
