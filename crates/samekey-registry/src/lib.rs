@@ -63,7 +63,8 @@ pub struct ServeArgs {
     /// Database connections in the pool.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub db_connections: u32,
-    /// Time from a request head's first byte to its end (e.g. 10s, 500ms).
+    /// Time from a request head's first byte to its end, and a new connection's wait for
+    /// its first byte (e.g. 10s, 500ms).
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     pub header_timeout: Duration,
     /// Time a request body may take to arrive in all; slower ones get 408.

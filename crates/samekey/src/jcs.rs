@@ -159,7 +159,7 @@ impl crate::json::Build for Canonical<'_> {
                     canonical_key_chars(key(&w[0])).collect(),
                 ));
             }
-            let written = out[object.start..].to_owned();
+            let written = String::from(&out[object.start..]);
             out.truncate(object.start);
             for (i, m) in object.members.iter().enumerate() {
                 if i > 0 {
