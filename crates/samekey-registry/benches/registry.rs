@@ -8,7 +8,9 @@
 //! concurrent client. PostgreSQL is measured when SAMEKEY_BENCH_POSTGRES names a server
 //! this may create databases on (the just recipe starts one).
 
+use std::future::Future;
 use std::ops::Range;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,15 +46,7 @@ fn stats(mut latencies: Vec<Duration>, wall: Duration) -> Stats {
 
 /// Runs `op(i)` for every i of `range` from `concurrency` workers: the latency of each,
 /// and the time the whole range took.
-async fn load<F, Fut>(
-    concurrency: usize,
-    range: Range<usize>,
-    op: Arc<F>,
-) -> (Vec<Duration>, Duration)
-where
-    F: Fn(usize) -> Fut + Send + Sync + 'static,
-    Fut: std::future::Future<Output = ()> + Send,
-{
+async fn load(concurrency: usize, range: Range<usize>, op: RoundOp) -> (Vec<Duration>, Duration) {
     let next = Arc::new(std::sync::atomic::AtomicUsize::new(range.start));
     let started = Instant::now();
     let workers: Vec<_> = (0..concurrency)
@@ -120,19 +114,15 @@ async fn fresh_url(
     }
 }
 
-type Op<F> = Arc<F>;
+/// One registration of row `i`, by HTTP or by SQL.
+type RoundOp = Arc<dyn Fn(usize) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// The registry on `url`, serving until `stop` is sent; what a round posts.
 async fn registry(
     url: String,
     run: &'static str,
 ) -> (
-    Op<
-        impl Fn(usize) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
-            + Send
-            + Sync
-            + 'static,
-    >,
+    RoundOp,
     tokio::sync::oneshot::Sender<()>,
     tokio::task::JoinHandle<()>,
 ) {
@@ -152,7 +142,7 @@ async fn registry(
         .pool_max_idle_per_host(64)
         .build()
         .unwrap();
-    let op = move |i: usize| {
+    let op = move |i: usize| -> Pin<Box<dyn Future<Output = ()> + Send>> {
         let (client, url) = (client.clone(), url.clone());
         Box::pin(async move {
             let r = client
@@ -164,25 +154,14 @@ async fn registry(
                 .unwrap();
             assert_eq!(r.status(), 201);
             r.bytes().await.unwrap();
-        }) as std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+        })
     };
-    (Arc::new(op), stop, server)
+    (Arc::new(op) as RoundOp, stop, server)
 }
 
 /// The same two rows per registration, in one transaction, through the same pools (on
 /// SQLite its one writer connection) and durability settings.
-async fn direct_sql(
-    url: String,
-    run: &'static str,
-) -> (
-    Op<
-        impl Fn(usize) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
-            + Send
-            + Sync
-            + 'static,
-    >,
-    Db,
-) {
+async fn direct_sql(url: String, run: &'static str) -> (RoundOp, Db) {
     let db = Db::connect(&url, 32).await.unwrap();
     let rows: Arc<Vec<(String, String, Vec<u8>)>> = Arc::new(
         (0..ROUNDS * PER_ROUND)
@@ -197,7 +176,7 @@ async fn direct_sql(
             .collect(),
     );
     let db2 = db.clone();
-    let op = move |i: usize| {
+    let op = move |i: usize| -> Pin<Box<dyn Future<Output = ()> + Send>> {
         let (db, rows) = (db2.clone(), rows.clone());
         Box::pin(async move {
             let (key, hash, data) = &rows[i];
@@ -215,9 +194,9 @@ async fn direct_sql(
                 Db::Sqlite(_, writes) => insert!(writes),
                 Db::Postgres(pool) => insert!(pool),
             }
-        }) as std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+        })
     };
-    (Arc::new(op), db)
+    (Arc::new(op) as RoundOp, db)
 }
 
 fn main() {

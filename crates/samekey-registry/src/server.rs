@@ -16,7 +16,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{watch, Notify, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tower::ServiceExt;
@@ -219,6 +219,8 @@ struct ConnectionClock {
     phase: Mutex<Phase>,
     /// Since when a write has been waiting for the client to read.
     write_blocked: Mutex<Option<Instant>>,
+    /// Wakes the watchdog when a deadline may have come closer.
+    changed: Notify,
 }
 
 impl ConnectionClock {
@@ -226,82 +228,87 @@ impl ConnectionClock {
         ConnectionClock {
             phase: Mutex::new(Phase::Fresh(Instant::now())),
             write_blocked: Mutex::new(None),
+            changed: Notify::new(),
         }
     }
 
     fn write_polled<T>(&self, result: &Poll<T>) {
         let mut blocked = self.write_blocked.lock().unwrap();
         match result {
-            Poll::Pending => {
-                blocked.get_or_insert_with(Instant::now);
+            Poll::Pending if blocked.is_none() => {
+                *blocked = Some(Instant::now());
+                self.changed.notify_waiters();
             }
+            Poll::Pending => {}
             Poll::Ready(_) => *blocked = None,
+        }
+    }
+
+    fn set_phase(&self, next: impl FnOnce(Phase) -> Option<Phase>) {
+        let mut phase = self.phase.lock().unwrap();
+        if let Some(next) = next(*phase) {
+            *phase = next;
+            self.changed.notify_waiters();
         }
     }
 
     /// Bytes arrived: while idle, they start a request head.
     fn bytes_read(&self) {
-        let mut phase = self.phase.lock().unwrap();
-        if let Phase::Fresh(_) | Phase::Idle(_) = *phase {
-            *phase = Phase::Head(Instant::now());
-        }
+        self.set_phase(|p| match p {
+            Phase::Fresh(_) | Phase::Idle(_) => Some(Phase::Head(Instant::now())),
+            _ => None,
+        });
     }
 
     fn request_started(&self) {
-        let mut phase = self.phase.lock().unwrap();
-        *phase = match *phase {
-            Phase::Busy(n) => Phase::Busy(n + 1),
-            _ => Phase::Busy(1),
-        };
+        self.set_phase(|p| match p {
+            Phase::Busy(n) => Some(Phase::Busy(n + 1)),
+            _ => Some(Phase::Busy(1)),
+        });
     }
 
     fn request_done(&self) {
-        let mut phase = self.phase.lock().unwrap();
-        *phase = match *phase {
-            Phase::Busy(n) if n > 1 => Phase::Busy(n - 1),
-            _ => Phase::Idle(Instant::now()),
-        };
+        self.set_phase(|p| match p {
+            Phase::Busy(n) if n > 1 => Some(Phase::Busy(n - 1)),
+            _ => Some(Phase::Idle(Instant::now())),
+        });
     }
 
     fn is_idle(&self) -> bool {
         matches!(*self.phase.lock().unwrap(), Phase::Idle(_))
     }
 
-    /// Resolves when the head, idle or send time runs out. A busy connection is otherwise
-    /// not limited here: its body is timed by the handler, its work by the database's.
+    /// The next deadline and what its passing means. A busy connection has none unless a
+    /// write is blocked: its body is timed by the handler, its work by the database's.
+    fn deadline(&self, limits: &Limits) -> Option<(Instant, Closed)> {
+        if let Some(since) = *self.write_blocked.lock().unwrap() {
+            return Some((since + limits.send_timeout, Closed::SendTimeout));
+        }
+        match *self.phase.lock().unwrap() {
+            Phase::Fresh(since) | Phase::Head(since) => {
+                Some((since + limits.header_timeout, Closed::HeaderTimeout))
+            }
+            Phase::Idle(since) => Some((since + limits.idle_timeout, Closed::IdleTimeout)),
+            Phase::Busy(_) => None,
+        }
+    }
+
+    /// Resolves when the head, idle or send time runs out.
     async fn watchdog(&self, limits: Limits) -> Closed {
         loop {
-            let blocked = *self.write_blocked.lock().unwrap();
-            if let Some(since) = blocked {
-                tokio::time::sleep_until(since + limits.send_timeout).await;
-                if *self.write_blocked.lock().unwrap() == Some(since) {
-                    return Closed::SendTimeout;
+            // Registered before the state is read, so that no change is missed.
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            match self.deadline(&limits) {
+                Some((at, reason)) if at <= Instant::now() => return reason,
+                Some((at, _)) => {
+                    tokio::select! {
+                        _ = tokio::time::sleep_until(at) => {}
+                        _ = changed => {}
+                    }
                 }
-                continue;
-            }
-            let phase = *self.phase.lock().unwrap();
-            let (deadline, reason) = match phase {
-                Phase::Idle(since) => (since + limits.idle_timeout, Closed::IdleTimeout),
-                Phase::Head(since) | Phase::Fresh(since) => {
-                    (since + limits.header_timeout, Closed::HeaderTimeout)
-                }
-                Phase::Busy(_) => {
-                    let check = limits.send_timeout.min(Duration::from_secs(1));
-                    tokio::time::sleep(check).await;
-                    continue;
-                }
-            };
-            tokio::time::sleep_until(deadline).await;
-            // The phase may have moved on while we slept; only its own deadline counts.
-            let now = *self.phase.lock().unwrap();
-            let same = match (phase, now) {
-                (Phase::Fresh(a), Phase::Fresh(b))
-                | (Phase::Idle(a), Phase::Idle(b))
-                | (Phase::Head(a), Phase::Head(b)) => a == b,
-                _ => false,
-            };
-            if same {
-                return reason;
+                None => changed.await,
             }
         }
     }

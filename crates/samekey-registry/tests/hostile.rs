@@ -82,6 +82,36 @@ fn code_of(head: &str, body: &[u8]) -> String {
     problem(status, &headers, body).1
 }
 
+/// A connection that has had one `/healthz` answered and is kept alive.
+async fn kept_alive(server: &Server) -> TcpStream {
+    let mut s = connect(server).await;
+    s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let (status, ..) = response_within(&mut s, Duration::from_secs(2))
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    s
+}
+
+/// `samekey_registry_connections_closed_total{reason}` as the server reports it now.
+async fn closed_by_server(client: &reqwest::Client, server: &Server, reason: &str) -> u64 {
+    let metrics = client
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let series = format!("samekey_registry_connections_closed_total{{reason=\"{reason}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&series))
+        .map_or(0, |n| n.parse().unwrap())
+}
+
 /// Whether the server closed the connection (EOF or reset) within `limit`.
 async fn closed_within(s: &mut TcpStream, limit: Duration) -> bool {
     let mut byte = [0u8; 1];
@@ -259,22 +289,8 @@ async fn slowloris_is_cut_off_and_honest_clients_still_register() {
         "every slow connection was closed by the server"
     );
     assert!(started.elapsed() < Duration::from_secs(12));
-    let metrics = honest
-        .get(server.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let line = metrics
-        .lines()
-        .find(|l| {
-            l.starts_with("samekey_registry_connections_closed_total{reason=\"header_timeout\"}")
-        })
-        .unwrap_or_else(|| panic!("{metrics}"));
-    let n: usize = line.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(n >= SLOW, "{line}");
+    let n = closed_by_server(&honest, &server, "header_timeout").await;
+    assert!(n >= SLOW as u64, "{n} closed at the head timeout");
 }
 
 /// A body that does not arrive within --body-timeout gets 408.
@@ -308,17 +324,7 @@ async fn idle_and_silent_connections_are_closed() {
     let _serial = serial().await;
     let db = fresh_db(Backend::Sqlite).await;
     let server = Server::start(&db, &["--idle-timeout", "1s", "--header-timeout", "2s"]);
-    let mut kept = connect(&server).await;
-    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        .await
-        .unwrap();
-    assert_eq!(
-        response_within(&mut kept, Duration::from_secs(2))
-            .await
-            .unwrap()
-            .0,
-        200
-    );
+    let mut kept = kept_alive(&server).await;
     let t = Instant::now();
     assert!(
         closed_within(&mut kept, Duration::from_secs(4)).await,
@@ -361,35 +367,19 @@ async fn a_client_that_does_not_read_its_answer_is_closed() {
         .as_str()
         .unwrap()
         .to_string();
-    let mut s = connect(&server).await;
+    // A fixed small receive buffer: autotuning could otherwise take the whole answer in.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(16 * 1024).unwrap();
+    let mut s = socket
+        .connect(server.addr().parse().unwrap())
+        .await
+        .unwrap();
     s.write_all(format!("GET /v1/revisions/{key}/data HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
         .await
         .unwrap();
-    let closed = |metrics: &str| {
-        metrics
-            .lines()
-            .find(|l| {
-                l.starts_with("samekey_registry_connections_closed_total{reason=\"send_timeout\"}")
-            })
-            .map_or(0, |l| l.rsplit(' ').next().unwrap().parse::<u32>().unwrap())
-    };
     let until = Instant::now() + Duration::from_secs(5);
-    loop {
-        let metrics = client
-            .get(server.url("/metrics"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        if closed(&metrics) == 1 {
-            break;
-        }
-        assert!(
-            Instant::now() < until,
-            "not closed for its unread answer:\n{metrics}"
-        );
+    while closed_by_server(&client, &server, "send_timeout").await != 1 {
+        assert!(Instant::now() < until, "not closed for its unread answer");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     // What was buffered before the close can still be read; then the stream ends early.
@@ -440,17 +430,7 @@ async fn the_connection_cap_holds_and_idle_connections_make_room() {
 
     let mut idle = Vec::new();
     for _ in 0..4 {
-        let mut s = connect(&server).await;
-        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            .await
-            .unwrap();
-        assert_eq!(
-            response_within(&mut s, Duration::from_secs(2))
-                .await
-                .unwrap()
-                .0,
-            200
-        );
+        let s = kept_alive(&server).await;
         idle.push(s);
     }
     let t = Instant::now();
