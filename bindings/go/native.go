@@ -12,6 +12,7 @@ package samekey
 import "C"
 
 import (
+	"strings"
 	"unsafe"
 )
 
@@ -48,4 +49,9 @@ func free(p *C.char) {
 // nativeVersion is the version of the linked library.
 func nativeVersion() string {
 	return C.GoString(C.samekey_version())
+}
+
+// coreErrorCodes is every error code of the linked library, in its order.
+func coreErrorCodes() []string {
+	return strings.Split(C.GoString(C.samekey_error_codes()), ",")
 }

@@ -260,3 +260,14 @@ test('errors carry the core code; ERROR_CODES lists them', () => {
   assert.ok(samekey.ERROR_CODES.includes('identity_mismatch'));
   assert.match(samekey.version(), /^\d+\.\d+\.\d+$/);
 });
+
+// index.d.ts is written by hand (and copied into samekey-wasm): its ErrorCode union must
+// be the core's codes, in order. On drift the message is the union to paste.
+test('the ErrorCode type of index.d.ts is the core list', () => {
+  const dts = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8');
+  const union = dts.match(/export type ErrorCode =([^;]*);/);
+  assert.ok(union, 'index.d.ts declares ErrorCode');
+  const typed = [...union[1].matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]);
+  const paste = `export type ErrorCode =\n  | ${samekey.ERROR_CODES.map((c) => `'${c}'`).join(' | ')};`;
+  assert.deepEqual(typed, [...samekey.ERROR_CODES], `index.d.ts drifted from the core's codes; paste:\n${paste}`);
+});

@@ -33,29 +33,34 @@ pub enum ErrorCode {
     IoError,
 }
 
-const CODES: [ErrorCode; 21] = [
-    ErrorCode::TimestampOutOfRange,
-    ErrorCode::InvalidTimestamp,
-    ErrorCode::NoFields,
-    ErrorCode::FieldTooLong,
-    ErrorCode::InvalidString,
-    ErrorCode::EmptySecret,
-    ErrorCode::UnknownScheme,
-    ErrorCode::SchemeNotSupported,
-    ErrorCode::NamespaceNotSupported,
-    ErrorCode::SecretNotSupported,
-    ErrorCode::InvalidUlid,
-    ErrorCode::InvalidKey,
-    ErrorCode::SchemeMismatch,
-    ErrorCode::SchemeNotAccepted,
-    ErrorCode::EmptyParent,
-    ErrorCode::DuplicateKey,
-    ErrorCode::NumberOutOfRange,
-    ErrorCode::InvalidJson,
-    ErrorCode::NestingTooDeep,
-    ErrorCode::IdentityMismatch,
-    ErrorCode::IoError,
-];
+impl From<samekey::ErrorCode> for ErrorCode {
+    fn from(code: samekey::ErrorCode) -> Self {
+        use samekey::ErrorCode as Core;
+        match code {
+            Core::TimestampOutOfRange => ErrorCode::TimestampOutOfRange,
+            Core::InvalidTimestamp => ErrorCode::InvalidTimestamp,
+            Core::NoFields => ErrorCode::NoFields,
+            Core::FieldTooLong => ErrorCode::FieldTooLong,
+            Core::InvalidString => ErrorCode::InvalidString,
+            Core::EmptySecret => ErrorCode::EmptySecret,
+            Core::UnknownScheme => ErrorCode::UnknownScheme,
+            Core::SchemeNotSupported => ErrorCode::SchemeNotSupported,
+            Core::NamespaceNotSupported => ErrorCode::NamespaceNotSupported,
+            Core::SecretNotSupported => ErrorCode::SecretNotSupported,
+            Core::InvalidUlid => ErrorCode::InvalidUlid,
+            Core::InvalidKey => ErrorCode::InvalidKey,
+            Core::SchemeMismatch => ErrorCode::SchemeMismatch,
+            Core::SchemeNotAccepted => ErrorCode::SchemeNotAccepted,
+            Core::EmptyParent => ErrorCode::EmptyParent,
+            Core::DuplicateKey => ErrorCode::DuplicateKey,
+            Core::NumberOutOfRange => ErrorCode::NumberOutOfRange,
+            Core::InvalidJson => ErrorCode::InvalidJson,
+            Core::NestingTooDeep => ErrorCode::NestingTooDeep,
+            Core::IdentityMismatch => ErrorCode::IdentityMismatch,
+            Core::IoError => ErrorCode::IoError,
+        }
+    }
+}
 
 /// Every samekey failure: `code` is the stable code (also as `code_text`, the string
 /// every samekey implementation uses), `detail` says what was wrong. (Not `message`:
@@ -72,9 +77,8 @@ pub enum SamekeyError {
 
 impl From<Error> for SamekeyError {
     fn from(e: Error) -> Self {
-        let i = e.code_index();
         SamekeyError::Failure {
-            code: CODES[i],
+            code: e.kind().into(),
             code_text: e.code().into(),
             detail: e.to_string(),
         }
@@ -347,4 +351,28 @@ impl KeyRing {
 #[uniffi::export]
 pub fn version() -> String {
     samekey::VERSION.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Kotlin and Swift enums are generated from `ErrorCode`: its variants must be the
+    /// core's codes, by name and in order. Prints the variants to paste when they drift.
+    #[test]
+    fn error_codes_follow_the_core() {
+        let expected: Vec<String> = samekey::ErrorCode::ALL
+            .iter()
+            .map(|c| format!("{c:?}"))
+            .collect();
+        let actual: Vec<String> = samekey::ErrorCode::ALL
+            .iter()
+            .map(|c| format!("{:?}", ErrorCode::from(*c)))
+            .collect();
+        assert!(
+            actual == expected,
+            "ErrorCode drifted from samekey::ErrorCode; its variants should be:\n    {},\n",
+            expected.join(",\n    ")
+        );
+    }
 }

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 
 /**
- * The outcome of a call. The values after OK follow `samekey::Error::CODES`.
+ * The outcome of a call: OK, one per core error code (`samekey::ErrorCode`, in its
+ * order), or a failure of the call itself.
  */
 typedef enum SamekeyStatus {
   SAMEKEY_STATUS_OK = 0,
@@ -57,6 +58,12 @@ const char *samekey_version(void);
  * The stable code string of a status ("ok", "timestamp_out_of_range", ...).
  */
 const char *samekey_status_code(enum SamekeyStatus status);
+
+/**
+ * Every core error code, comma separated, in the order of the statuses after OK; hosts
+ * that keep a list of their own compare it with this one in their tests.
+ */
+const char *samekey_error_codes(void);
 
 /**
  * Frees a string this library returned. NULL is allowed.

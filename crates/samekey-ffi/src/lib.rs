@@ -21,10 +21,11 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
-use samekey::{ContentHasher, Error, Scheme, Ulid};
+use samekey::{ContentHasher, Error, ErrorCode, Scheme, Ulid};
 use samekey_wire as wire;
 
-/// The outcome of a call. The values after OK follow `samekey::Error::CODES`.
+/// The outcome of a call: OK, one per core error code (`samekey::ErrorCode`, in its
+/// order), or a failure of the call itself.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SamekeyStatus {
@@ -54,29 +55,33 @@ pub enum SamekeyStatus {
     Panic = 101,
 }
 
-const BY_CODE: [SamekeyStatus; 21] = [
-    SamekeyStatus::TimestampOutOfRange,
-    SamekeyStatus::InvalidTimestamp,
-    SamekeyStatus::NoFields,
-    SamekeyStatus::FieldTooLong,
-    SamekeyStatus::InvalidString,
-    SamekeyStatus::EmptySecret,
-    SamekeyStatus::UnknownScheme,
-    SamekeyStatus::SchemeNotSupported,
-    SamekeyStatus::NamespaceNotSupported,
-    SamekeyStatus::SecretNotSupported,
-    SamekeyStatus::InvalidUlid,
-    SamekeyStatus::InvalidKey,
-    SamekeyStatus::SchemeMismatch,
-    SamekeyStatus::SchemeNotAccepted,
-    SamekeyStatus::EmptyParent,
-    SamekeyStatus::DuplicateKey,
-    SamekeyStatus::NumberOutOfRange,
-    SamekeyStatus::InvalidJson,
-    SamekeyStatus::NestingTooDeep,
-    SamekeyStatus::IdentityMismatch,
-    SamekeyStatus::IoError,
-];
+impl From<ErrorCode> for SamekeyStatus {
+    fn from(code: ErrorCode) -> Self {
+        match code {
+            ErrorCode::TimestampOutOfRange => SamekeyStatus::TimestampOutOfRange,
+            ErrorCode::InvalidTimestamp => SamekeyStatus::InvalidTimestamp,
+            ErrorCode::NoFields => SamekeyStatus::NoFields,
+            ErrorCode::FieldTooLong => SamekeyStatus::FieldTooLong,
+            ErrorCode::InvalidString => SamekeyStatus::InvalidString,
+            ErrorCode::EmptySecret => SamekeyStatus::EmptySecret,
+            ErrorCode::UnknownScheme => SamekeyStatus::UnknownScheme,
+            ErrorCode::SchemeNotSupported => SamekeyStatus::SchemeNotSupported,
+            ErrorCode::NamespaceNotSupported => SamekeyStatus::NamespaceNotSupported,
+            ErrorCode::SecretNotSupported => SamekeyStatus::SecretNotSupported,
+            ErrorCode::InvalidUlid => SamekeyStatus::InvalidUlid,
+            ErrorCode::InvalidKey => SamekeyStatus::InvalidKey,
+            ErrorCode::SchemeMismatch => SamekeyStatus::SchemeMismatch,
+            ErrorCode::SchemeNotAccepted => SamekeyStatus::SchemeNotAccepted,
+            ErrorCode::EmptyParent => SamekeyStatus::EmptyParent,
+            ErrorCode::DuplicateKey => SamekeyStatus::DuplicateKey,
+            ErrorCode::NumberOutOfRange => SamekeyStatus::NumberOutOfRange,
+            ErrorCode::InvalidJson => SamekeyStatus::InvalidJson,
+            ErrorCode::NestingTooDeep => SamekeyStatus::NestingTooDeep,
+            ErrorCode::IdentityMismatch => SamekeyStatus::IdentityMismatch,
+            ErrorCode::IoError => SamekeyStatus::IoError,
+        }
+    }
+}
 
 /// A failure inside a call: a core error, or a bad argument from the caller.
 enum Failure {
@@ -102,7 +107,7 @@ impl From<wire::WireError> for Failure {
 type Outcome<T = ()> = Result<T, Failure>;
 
 fn status_of(e: &Error) -> SamekeyStatus {
-    BY_CODE[e.code_index()]
+    e.kind().into()
 }
 
 /// Runs `body`, turning failures and panics into a status and an optional message.
@@ -203,22 +208,32 @@ pub extern "C" fn samekey_version() -> *const c_char {
 #[no_mangle]
 pub extern "C" fn samekey_status_code(status: SamekeyStatus) -> *const c_char {
     // The core's code strings with their NULs, made once: the list stays in one place.
-    static CODES: std::sync::OnceLock<Vec<CString>> = std::sync::OnceLock::new();
+    static CODES: std::sync::OnceLock<Vec<(SamekeyStatus, CString)>> = std::sync::OnceLock::new();
     let codes = CODES.get_or_init(|| {
-        Error::CODES
+        ErrorCode::ALL
             .iter()
-            .map(|c| CString::new(*c).unwrap_or_default())
+            .map(|c| ((*c).into(), CString::new(c.as_str()).unwrap_or_default()))
             .collect()
     });
     match status {
         SamekeyStatus::Ok => c"ok".as_ptr(),
         SamekeyStatus::InvalidArgument => c"invalid_argument".as_ptr(),
         SamekeyStatus::Panic => c"panic".as_ptr(),
-        other => match BY_CODE.iter().position(|s| *s == other) {
-            Some(i) => codes[i].as_ptr(),
+        other => match codes.iter().find(|(s, _)| *s == other) {
+            Some((_, text)) => text.as_ptr(),
             None => c"panic".as_ptr(),
         },
     }
+}
+
+/// Every core error code, comma separated, in the order of the statuses after OK; hosts
+/// that keep a list of their own compare it with this one in their tests.
+#[no_mangle]
+pub extern "C" fn samekey_error_codes() -> *const c_char {
+    static CODES: std::sync::OnceLock<CString> = std::sync::OnceLock::new();
+    CODES
+        .get_or_init(|| CString::new(Error::CODES.join(",")).unwrap_or_default())
+        .as_ptr()
 }
 
 /// Frees a string this library returned. NULL is allowed.
@@ -721,4 +736,42 @@ pub extern "C" fn samekey_scheme_code(
     call(error, || {
         set(code, wire::scheme_code(c_str(scheme)?.parse::<Scheme>()?))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The header's statuses are the core's codes, named after them and numbered in
+    /// their order (C callers may store the numbers). Prints the variants to paste.
+    #[test]
+    fn statuses_follow_the_core_codes() {
+        let expected: Vec<String> = ErrorCode::ALL.iter().map(|c| format!("{c:?}")).collect();
+        let actual: Vec<String> = ErrorCode::ALL
+            .iter()
+            .map(|c| format!("{:?}", SamekeyStatus::from(*c)))
+            .collect();
+        let numbers: Vec<i32> = ErrorCode::ALL
+            .iter()
+            .map(|c| SamekeyStatus::from(*c) as i32)
+            .collect();
+        let in_order: Vec<i32> = (1..=ErrorCode::ALL.len() as i32).collect();
+        assert!(
+            actual == expected && numbers == in_order,
+            "SamekeyStatus drifted from samekey::ErrorCode; its variants after Ok should be:\n    {},\n",
+            expected.join(",\n    ")
+        );
+    }
+
+    #[test]
+    fn status_codes_and_the_code_list_are_the_core_texts() {
+        let list = unsafe { CStr::from_ptr(samekey_error_codes()) }
+            .to_str()
+            .unwrap();
+        assert_eq!(list, Error::CODES.join(","));
+        for code in ErrorCode::ALL {
+            let text = unsafe { CStr::from_ptr(samekey_status_code((*code).into())) };
+            assert_eq!(text.to_str().unwrap(), code.as_str());
+        }
+    }
 }

@@ -64,65 +64,109 @@ pub enum Error {
     Io(String),
 }
 
+/// Declares [`ErrorCode`] from one list: its variants, their texts and [`ErrorCode::ALL`].
+macro_rules! error_codes {
+    ($($variant:ident => $text:literal,)*) => {
+        /// The stable code of an [`Error`], as a value. Its text ([`ErrorCode::as_str`]) is
+        /// what test vectors, the C ABI and every binding expose; it never changes once
+        /// published. Bindings that mirror the codes match on this enum exhaustively, so a
+        /// new code fails their build until they handle it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum ErrorCode {
+            $(
+                #[doc = concat!("`", $text, "`")]
+                $variant,
+            )*
+        }
+
+        impl ErrorCode {
+            /// Every code, in a stable order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The code's text, e.g. `"timestamp_out_of_range"`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $text,)*
+                }
+            }
+        }
+
+        impl Error {
+            /// Every code's text, in the order of [`ErrorCode::ALL`].
+            pub const CODES: &'static [&'static str] = &[$($text,)*];
+        }
+    };
+}
+
+error_codes! {
+    TimestampOutOfRange => "timestamp_out_of_range",
+    InvalidTimestamp => "invalid_timestamp",
+    NoFields => "no_fields",
+    FieldTooLong => "field_too_long",
+    InvalidString => "invalid_string",
+    EmptySecret => "empty_secret",
+    UnknownScheme => "unknown_scheme",
+    SchemeNotSupported => "scheme_not_supported",
+    NamespaceNotSupported => "namespace_not_supported",
+    SecretNotSupported => "secret_not_supported",
+    InvalidUlid => "invalid_ulid",
+    InvalidKey => "invalid_key",
+    SchemeMismatch => "scheme_mismatch",
+    SchemeNotAccepted => "scheme_not_accepted",
+    EmptyParent => "empty_parent",
+    DuplicateKey => "duplicate_key",
+    NumberOutOfRange => "number_out_of_range",
+    InvalidJson => "invalid_json",
+    NestingTooDeep => "nesting_too_deep",
+    IdentityMismatch => "identity_mismatch",
+    IoError => "io_error",
+}
+
+impl core::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl ErrorCode {
+    /// The code whose text this is, if any.
+    pub fn from_text(text: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.as_str() == text)
+    }
+}
+
 impl Error {
-    /// The stable, machine-readable code of this error, e.g. `"timestamp_out_of_range"`.
-    pub fn code(&self) -> &'static str {
+    /// The stable code of this error, as a value.
+    pub fn kind(&self) -> ErrorCode {
         match self {
-            Error::TimestampOutOfRange(_) => "timestamp_out_of_range",
-            Error::InvalidTimestamp(_) => "invalid_timestamp",
-            Error::NoFields => "no_fields",
-            Error::FieldTooLong(_) => "field_too_long",
-            Error::InvalidString => "invalid_string",
-            Error::EmptySecret => "empty_secret",
-            Error::UnknownScheme(_) => "unknown_scheme",
-            Error::SchemeNotSupported { .. } => "scheme_not_supported",
-            Error::NamespaceNotSupported => "namespace_not_supported",
-            Error::SecretNotSupported => "secret_not_supported",
-            Error::InvalidUlid(_) => "invalid_ulid",
-            Error::InvalidKey(..) => "invalid_key",
-            Error::SchemeMismatch(_) => "scheme_mismatch",
-            Error::SchemeNotAccepted(_) => "scheme_not_accepted",
-            Error::EmptyParent => "empty_parent",
-            Error::DuplicateKey(_) => "duplicate_key",
-            Error::NumberOutOfRange(_) => "number_out_of_range",
-            Error::InvalidJson { .. } => "invalid_json",
-            Error::NestingTooDeep(_) => "nesting_too_deep",
-            Error::IdentityMismatch => "identity_mismatch",
-            Error::Io(_) => "io_error",
+            Error::TimestampOutOfRange(_) => ErrorCode::TimestampOutOfRange,
+            Error::InvalidTimestamp(_) => ErrorCode::InvalidTimestamp,
+            Error::NoFields => ErrorCode::NoFields,
+            Error::FieldTooLong(_) => ErrorCode::FieldTooLong,
+            Error::InvalidString => ErrorCode::InvalidString,
+            Error::EmptySecret => ErrorCode::EmptySecret,
+            Error::UnknownScheme(_) => ErrorCode::UnknownScheme,
+            Error::SchemeNotSupported { .. } => ErrorCode::SchemeNotSupported,
+            Error::NamespaceNotSupported => ErrorCode::NamespaceNotSupported,
+            Error::SecretNotSupported => ErrorCode::SecretNotSupported,
+            Error::InvalidUlid(_) => ErrorCode::InvalidUlid,
+            Error::InvalidKey(..) => ErrorCode::InvalidKey,
+            Error::SchemeMismatch(_) => ErrorCode::SchemeMismatch,
+            Error::SchemeNotAccepted(_) => ErrorCode::SchemeNotAccepted,
+            Error::EmptyParent => ErrorCode::EmptyParent,
+            Error::DuplicateKey(_) => ErrorCode::DuplicateKey,
+            Error::NumberOutOfRange(_) => ErrorCode::NumberOutOfRange,
+            Error::InvalidJson { .. } => ErrorCode::InvalidJson,
+            Error::NestingTooDeep(_) => ErrorCode::NestingTooDeep,
+            Error::IdentityMismatch => ErrorCode::IdentityMismatch,
+            Error::Io(_) => ErrorCode::IoError,
         }
     }
 
-    /// This error's position in [`Error::CODES`], for bindings that mirror the codes as
-    /// an enum of their own (C, Kotlin, Swift).
-    pub fn code_index(&self) -> usize {
-        let code = self.code();
-        Self::CODES.iter().position(|c| *c == code).unwrap_or(0)
+    /// The stable, machine-readable code of this error, e.g. `"timestamp_out_of_range"`.
+    pub fn code(&self) -> &'static str {
+        self.kind().as_str()
     }
-
-    /// Every code the core can return, in a stable order (for bindings' enums and docs).
-    pub const CODES: &'static [&'static str] = &[
-        "timestamp_out_of_range",
-        "invalid_timestamp",
-        "no_fields",
-        "field_too_long",
-        "invalid_string",
-        "empty_secret",
-        "unknown_scheme",
-        "scheme_not_supported",
-        "namespace_not_supported",
-        "secret_not_supported",
-        "invalid_ulid",
-        "invalid_key",
-        "scheme_mismatch",
-        "scheme_not_accepted",
-        "empty_parent",
-        "duplicate_key",
-        "number_out_of_range",
-        "invalid_json",
-        "nesting_too_deep",
-        "identity_mismatch",
-        "io_error",
-    ];
 }
 
 #[cfg(feature = "std")]
@@ -169,10 +213,18 @@ mod tests {
             Error::IdentityMismatch,
             Error::Io(String::new()),
         ];
+        let kinds: alloc::vec::Vec<ErrorCode> = all.iter().map(Error::kind).collect();
+        assert_eq!(
+            kinds,
+            ErrorCode::ALL,
+            "one variant per code, in the order of ALL"
+        );
         let codes: alloc::vec::Vec<&str> = all.iter().map(Error::code).collect();
         assert_eq!(codes, Error::CODES);
-        for (i, e) in all.iter().enumerate() {
-            assert_eq!(e.code_index(), i);
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::from_text(code.as_str()), Some(*code));
+            assert_eq!(alloc::format!("{code}"), code.as_str());
         }
+        assert_eq!(ErrorCode::from_text("nope"), None);
     }
 }

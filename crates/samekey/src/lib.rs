@@ -44,7 +44,7 @@ pub use content::{content_hash, ContentHash, ContentHasher};
 pub use content::{content_hash_reader, content_hash_reader_with_progress};
 #[cfg(feature = "std")]
 pub use content_file::{content_hash_file, content_hash_file_with_progress};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorCode, Result};
 pub use guard::needs_write;
 pub use jcs::{canonical_json, canonicalize_json_text, content_hash_json};
 pub use json::{Value, MAX_DEPTH, MAX_SAFE_INTEGER};
