@@ -198,8 +198,10 @@ setup-kotlin:
     cd bindings/uniffi/kotlin && npm ci --no-audit --no-fund --loglevel=error
     test -f {{json_jar}} || mvn -q dependency:get -Dartifact=org.json:json:20250517
 
-# Kotlin: compile the generated bindings with a program that runs every vector on the JVM.
+# Kotlin: the uniffi crate's own tests (its ErrorCode is the core's), then compile the
+# generated bindings with a program that runs every vector on the JVM.
 test-kotlin: setup-kotlin generate-bindings
+    cargo test -q -p samekey-uniffi --lib
     bindings/uniffi/kotlin/node_modules/kotlin-compiler/bin/kotlinc target/uniffi/kotlin/samekey/samekey_uniffi.kt \
       bindings/uniffi/kotlin/VectorTest.kt -cp /usr/share/java/jna.jar:{{json_jar}} -include-runtime -nowarn -d target/uniffi/vector-test.jar
     cd bindings/uniffi/kotlin && java -Djna.library.path=../../../target/debug -cp ../../../target/uniffi/vector-test.jar:/usr/share/java/jna.jar:{{json_jar}} VectorTestKt

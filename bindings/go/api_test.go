@@ -29,6 +29,26 @@ func TestErrorsCompareWithErrorsIs(t *testing.T) {
 	}
 }
 
+func TestKeyRingOfAnAcceptList(t *testing.T) {
+	ring, err := KeyRingOf([]string{"v2", "v1"})
+	if err != nil || strings.Join(ring.Accepted(), ",") != "v2,v1" {
+		t.Fatalf("KeyRingOf: %v %v", ring, err)
+	}
+	if _, err := KeyRingOf(nil); !errors.Is(err, ErrUnknownScheme) {
+		t.Fatalf("an empty list: %v", err)
+	}
+	if _, err := KeyRingOf([]string{"v1,v2"}); !errors.Is(err, ErrUnknownScheme) {
+		t.Fatalf("a name is never split: %v", err)
+	}
+	id, err := ring.DeriveULID(0, "", nil, []byte("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(id, time.UnixMilli(0), Options{}, nil, []byte("a")); !errors.Is(err, ErrUnknownScheme) {
+		t.Fatalf("Verify with no accepted scheme: %v", err)
+	}
+}
+
 func TestTimesAndULIDValues(t *testing.T) {
 	at := time.Date(2024, 5, 1, 12, 0, 0, 999_999_999, time.FixedZone("x", 7200))
 	a, err := DeriveULIDAt(at, Options{Namespace: "posts"}, Fields("hello-world", "en")...)

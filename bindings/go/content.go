@@ -112,13 +112,17 @@ type TypeError struct{ Type string }
 
 func (e *TypeError) Error() string { return "samekey: " + e.Type + " is not JSON data" }
 
-const maxSafeInteger = 1<<53 - 1
+// The core's JSON limits, checked here on Go values before they become JSON text.
+var (
+	maxDepth       = int(C.samekey_json_max_depth())
+	maxSafeInteger = int64(C.samekey_json_max_safe_integer())
+)
 
 // check walks v applying the host rules; the JSON text encoding/json then writes is
 // only transport (numbers are read back as the doubles they are).
 func check(v reflect.Value, depth int) error {
-	if depth > 128 {
-		return newError("nesting_too_deep", "JSON nesting is deeper than 128 levels")
+	if depth > maxDepth {
+		return newError("nesting_too_deep", fmt.Sprintf("JSON nesting is deeper than %d levels", maxDepth))
 	}
 	switch v.Kind() {
 	case reflect.Invalid:
@@ -141,7 +145,7 @@ func check(v reflect.Value, depth int) error {
 		}
 		return nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		if n := v.Uint(); n > maxSafeInteger {
+		if n := v.Uint(); n > uint64(maxSafeInteger) {
 			return newError("number_out_of_range", fmt.Sprintf("%d is beyond 2^53-1", n))
 		}
 		return nil

@@ -124,14 +124,23 @@ type KeyRing struct {
 
 // NewKeyRing makes a ring; accepted may repeat the primary.
 func NewKeyRing(primary string, accepted ...string) (*KeyRing, error) {
-	cp := cString(primary)
-	defer free(cp)
-	ca := cString(strings.Join(accepted, ","))
-	defer free(ca)
+	return KeyRingOf(append([]string{primary}, accepted...))
+}
+
+// KeyRingOf makes the ring of accept, newest first: the first is the primary. An empty
+// list is ErrUnknownScheme.
+func KeyRingOf(accept []string) (*KeyRing, error) {
+	// C strings in C memory: the array of pointers passed to C may not hold Go pointers.
+	names := unsafe.Slice((**C.char)(C.malloc(C.size_t(len(accept)+1)*C.size_t(unsafe.Sizeof((*C.char)(nil))))), len(accept)+1)
+	defer C.free(unsafe.Pointer(&names[0]))
+	for i, a := range accept {
+		names[i] = cString(a)
+		defer free(names[i])
+	}
 	var codes [3]C.uint8_t
 	var n C.size_t
 	var msg *C.char
-	if err := status(C.samekey_prepare_ring(cp, ca, &codes[0], &n, &msg), msg); err != nil {
+	if err := status(C.samekey_prepare_ring(&names[0], C.size_t(len(accept)), &codes[0], &n, &msg), msg); err != nil {
 		return nil, err
 	}
 	out := make([]byte, int(n))
@@ -211,10 +220,7 @@ func (r *KeyRing) SchemeOfKey(key string) (string, error) {
 
 // Verify is VerifyULID with a ring of accept (newest first) at a time.
 func Verify(id ULID, t time.Time, opts Options, accept []string, fields ...[]byte) (string, error) {
-	if len(accept) == 0 {
-		return "", newError("unknown_scheme", "accept names no scheme")
-	}
-	ring, err := NewKeyRing(accept[0], accept[1:]...)
+	ring, err := KeyRingOf(accept)
 	if err != nil {
 		return "", err
 	}

@@ -248,7 +248,10 @@ function toMs(time) {
   throw new TypeError(`a time is a Date, integer milliseconds or RFC 3339 string, not ${typeName(time)}`);
 }
 
-const MAX_DEPTH = 128;
+// The core's limits (samekey::MAX_DEPTH, MAX_SAFE_INTEGER), checked here on JS values
+// before they become JSON text.
+const [MAX_DEPTH, MAX_SAFE_INTEGER] = Array.from(native.jsonLimits());
+const MAX_SAFE_BIGINT = BigInt(MAX_SAFE_INTEGER);
 
 /**
  * A JS value as plain JSON data, following JSON.stringify for `undefined`, functions and
@@ -264,7 +267,7 @@ function jsonValue(v, depth, seen) {
       if (!Number.isFinite(v)) fail('number_out_of_range', `${v} is not a finite number`);
       return v;
     case 'bigint':
-      if (v > 9007199254740991n || v < -9007199254740991n) fail('number_out_of_range', `${v} is beyond ±(2^53-1)`);
+      if (v > MAX_SAFE_BIGINT || v < -MAX_SAFE_BIGINT) fail('number_out_of_range', `${v} is beyond ±(2^53-1)`);
       return Number(v);
     case 'object':
       break;
@@ -628,14 +631,24 @@ function parseKey(key) {
 }
 
 /** Derives under `primary` and recognises every scheme of `accepted` (spec §9). */
+// Marks a constructor call from KeyRing.fromAccept (private fields need the constructor).
+const FROM_ACCEPT = Symbol('fromAccept');
+
 class KeyRing {
   #codes;
   #schemes;
 
   constructor(primary, accepted = []) {
-    const names = [schemeArg(primary), ...Array.from(accepted, schemeArg)];
-    this.#codes = call(native.prepareRing, names[0], names.slice(1).join(','));
+    const names = primary === FROM_ACCEPT
+      ? Array.from(accepted, schemeArg)
+      : [schemeArg(primary), ...Array.from(accepted, schemeArg)];
+    this.#codes = call(native.prepareRing, names);
     this.#schemes = Array.from(this.#codes, (c) => ['v0', 'v1', 'v2'][c]);
+  }
+
+  /** The ring of `accept`, newest first: the first is the primary (spec §9). An empty list throws `unknown_scheme`. */
+  static fromAccept(accept) {
+    return new KeyRing(FROM_ACCEPT, accept);
   }
 
   get primary() {
@@ -692,9 +705,7 @@ class KeyRing {
  * orphan the document stored under `id`.
  */
 function verify(id, fields, { time, namespace, accept = ['v1'], secret } = {}) {
-  const [primary, ...rest] = accept;
-  if (primary === undefined) fail('unknown_scheme', 'accept names no scheme');
-  return new KeyRing(primary, rest).verifyUlid(id, fields, { time, namespace, secret });
+  return KeyRing.fromAccept(accept).verifyUlid(id, fields, { time, namespace, secret });
 }
 
 function version() {

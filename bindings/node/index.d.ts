@@ -116,6 +116,8 @@ export declare function parseKey(key: string): { kind: 'content' | 'revision'; s
 /** Derives under `primary` and recognises every scheme of `accepted` (spec §9). */
 export declare class KeyRing {
   constructor(primary: Scheme, accepted?: Iterable<Scheme>);
+  /** The ring of `accept`, newest first: the first is the primary. An empty list throws `unknown_scheme`. */
+  static fromAccept(accept: Iterable<Scheme>): KeyRing;
   readonly primary: Scheme;
   readonly accepted: Scheme[];
   deriveUlid(fields: Iterable<Field>, options: Omit<UlidOptions, 'scheme'>): Ulid;

@@ -40,6 +40,11 @@ pub fn error_codes() -> String {
 }
 
 #[napi]
+pub fn json_limits() -> Vec<f64> {
+    wire::json_limits().to_vec()
+}
+
+#[napi]
 pub fn prepare_deriver(
     scheme: String,
     namespace: String,
@@ -51,10 +56,8 @@ pub fn prepare_deriver(
 }
 
 #[napi]
-pub fn prepare_ring(primary: String, accepted: String) -> Result<Buffer> {
-    wire::prepare_ring_csv(&primary, &accepted)
-        .map(Buffer::from)
-        .js()
+pub fn prepare_ring(accept: Vec<String>) -> Result<Buffer> {
+    wire::prepare_ring(&accept).map(Buffer::from).js()
 }
 
 // Free functions taking one packed buffer: on napi each argument and each method call

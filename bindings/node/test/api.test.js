@@ -261,6 +261,16 @@ test('errors carry the core code; ERROR_CODES lists them', () => {
   assert.match(samekey.version(), /^\d+\.\d+\.\d+$/);
 });
 
+test('a ring from an accept list: the first is the primary; none is unknown_scheme', () => {
+  const ring = samekey.KeyRing.fromAccept(['v2', 'v1']);
+  assert.deepEqual(ring.accepted, new samekey.KeyRing('v2', ['v1']).accepted);
+  assert.equal(code(() => samekey.KeyRing.fromAccept([])), 'unknown_scheme');
+  const id = ring.deriveUlid(['a'], { time: T });
+  assert.equal(code(() => samekey.verify(id, ['a'], { time: T, accept: [] })), 'unknown_scheme');
+  assert.equal(samekey.verify(id, ['a'], { time: T, accept: ['v2'] }), 'v2');
+  assert.equal(code(() => samekey.KeyRing.fromAccept(['v1,v2'])), 'unknown_scheme', 'a name is never split');
+});
+
 // index.d.ts is written by hand (and copied into samekey-wasm): its ErrorCode union must
 // be the core's codes, in order. On drift the message is the union to paste.
 test('the ErrorCode type of index.d.ts is the core list', () => {

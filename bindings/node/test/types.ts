@@ -30,6 +30,7 @@ const write: boolean = needsWrite(null, h) && needsWrite(h, h);
 const ms: number = parseRfc3339('2024-05-01T12:00:00Z');
 const key: { kind: 'content' | 'revision'; scheme: Scheme; canonical: string } = parseKey(rev);
 const ring = new KeyRing('v2', ['v1', 'v0']);
+const fromList: KeyRing = KeyRing.fromAccept(['v2', 'v1']);
 const candidates: { scheme: Scheme; ulid: Ulid }[] = ring.candidateUlids(['a'], { time: 1 });
 const scheme: Scheme = ring.verifyUlid(id, fields, { time }) + ring.schemeOfKey(h) + verify(id, fields, { time, accept: ['v2'] });
 const ringed: string = ring.deriveUlid(['a'], { time: 1 }).toString() + ring.contentHash('a') + ring.revisionKey(h, {});

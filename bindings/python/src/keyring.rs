@@ -35,7 +35,7 @@ pub fn revision_key(
     let parent = parent_arg(parent)?;
     let secret = convert::secret(secret)?;
     samekey::derive_revision(
-        scheme.unwrap_or(content.scheme()),
+        samekey::revision_scheme(scheme, &content),
         parent.as_deref(),
         &content,
         secret.as_deref(),
@@ -102,6 +102,19 @@ impl PyKeyRing {
             .collect::<PyResult<_>>()?;
         Ok(PyKeyRing {
             inner: KeyRing::new(primary, &accepted).py(py)?,
+        })
+    }
+
+    /// The ring of ``accept``, newest first: the first is the primary. An empty list
+    /// raises ``SamekeyError`` with code ``unknown_scheme``.
+    #[staticmethod]
+    fn from_accept(py: Python<'_>, accept: Vec<String>) -> PyResult<Self> {
+        let accept: Vec<Scheme> = accept
+            .iter()
+            .map(|s| convert::scheme(py, s))
+            .collect::<PyResult<_>>()?;
+        Ok(PyKeyRing {
+            inner: KeyRing::from_accept(&accept).py(py)?,
         })
     }
 
@@ -227,7 +240,7 @@ pub fn revision_message<'py>(
     let content = content_hash_arg(py, content_hash)?;
     let parent = parent_arg(parent)?;
     let message = samekey::revision_message(
-        scheme.unwrap_or(content.scheme()),
+        samekey::revision_scheme(scheme, &content),
         parent.as_deref(),
         &content,
     )
@@ -238,11 +251,6 @@ pub fn revision_message<'py>(
 /// `(kind, scheme, canonical text)` of a revision key or content hash text.
 #[pyfunction]
 pub fn parse_key(py: Python<'_>, text: &str) -> PyResult<(&'static str, &'static str, String)> {
-    if text.starts_with("rev:") {
-        let key: samekey::RevisionKey = text.parse().py(py)?;
-        Ok(("revision", key.scheme().as_str(), key.to_string()))
-    } else {
-        let hash = content_hash_arg(py, text)?;
-        Ok(("content", hash.scheme().as_str(), hash.to_string()))
-    }
+    let key: samekey::Key = text.parse().py(py)?;
+    Ok((key.kind(), key.scheme().as_str(), key.to_string()))
 }

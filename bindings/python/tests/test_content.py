@@ -125,6 +125,18 @@ def test_key_ring_migration_and_verify() -> None:
     assert e.value.code == "scheme_not_accepted"
 
 
+def test_a_ring_from_an_accept_list() -> None:
+    assert samekey.KeyRing.from_accept(["v2", "v1"]).accepted == samekey.KeyRing("v2", ["v1"]).accepted
+    for accept in ([], ["v1,v2"]):
+        with pytest.raises(SamekeyError) as e:
+            samekey.KeyRing.from_accept(accept)
+        assert e.value.code == "unknown_scheme", accept
+    legacy = samekey.derive_ulid(["slug", "en"], time=0, scheme="v0")
+    with pytest.raises(SamekeyError) as e:
+        samekey.verify(legacy, ["slug", "en"], time=0, accept=())
+    assert e.value.code == "unknown_scheme"
+
+
 def test_many_threads_derive_at_once() -> None:
     d = samekey.UlidDeriver("v2", "threads")
     want = {i: samekey.derive_ulid([str(i)], time=i, namespace="threads", scheme="v2") for i in range(200)}

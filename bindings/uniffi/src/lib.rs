@@ -184,7 +184,7 @@ fn revision_inputs(
 ) -> Result<(Scheme, ContentHash)> {
     let requested = scheme_name.map(|s| scheme(&s)).transpose()?;
     let content: ContentHash = content_hash.parse()?;
-    Ok((requested.unwrap_or(content.scheme()), content))
+    Ok((samekey::revision_scheme(requested, &content), content))
 }
 
 /// The revision key of content on a parent (spec §7); the scheme defaults to the content's.
@@ -233,20 +233,11 @@ pub struct ParsedKey {
 
 #[uniffi::export]
 pub fn parse_key(text: String) -> Result<ParsedKey> {
-    Ok(if text.starts_with("rev:") {
-        let k: samekey::RevisionKey = text.parse()?;
-        ParsedKey {
-            kind: "revision".into(),
-            scheme: k.scheme().as_str().into(),
-            canonical: k.to_string(),
-        }
-    } else {
-        let h: ContentHash = text.parse()?;
-        ParsedKey {
-            kind: "content".into(),
-            scheme: h.scheme().as_str().into(),
-            canonical: h.to_string(),
-        }
+    let key: samekey::Key = text.parse()?;
+    Ok(ParsedKey {
+        kind: key.kind().into(),
+        scheme: key.scheme().as_str().into(),
+        canonical: key.to_string(),
     })
 }
 

@@ -30,14 +30,19 @@ pub fn error_codes() -> String {
     wire::error_codes()
 }
 
+#[wasm_bindgen(js_name = jsonLimits)]
+pub fn json_limits() -> Vec<f64> {
+    wire::json_limits().to_vec()
+}
+
 #[wasm_bindgen(js_name = prepareDeriver)]
 pub fn prepare_deriver(scheme: &str, namespace: &str, secret: Option<Vec<u8>>) -> Result<u32> {
     js(wire::prepare_deriver(scheme, namespace, secret.as_deref()).map(u32::from))
 }
 
 #[wasm_bindgen(js_name = prepareRing)]
-pub fn prepare_ring(primary: &str, accepted: &str) -> Result<Vec<u8>> {
-    js(wire::prepare_ring_csv(primary, accepted))
+pub fn prepare_ring(accept: Vec<String>) -> Result<Vec<u8>> {
+    js(wire::prepare_ring(&accept))
 }
 
 /// The request buffer that `deriveShared` reads, at a fixed address in linear memory: a

@@ -160,13 +160,14 @@ pub fn prepare_deriver(scheme: &str, namespace: &str, secret: Option<&[u8]>) -> 
 }
 
 /// Checks a key ring's schemes once; returns their codes, primary first.
-pub fn prepare_ring(primary: &str, accepted: &[String]) -> Result<Vec<u8>> {
-    let primary: Scheme = primary.parse()?;
-    let accepted = accepted
+/// The scheme codes of the ring of `accept` (newest first, the first is the primary);
+/// an empty list is the core's `unknown_scheme`.
+pub fn prepare_ring<S: AsRef<str>>(accept: &[S]) -> Result<Vec<u8>> {
+    let accept = accept
         .iter()
-        .map(|s| s.parse())
+        .map(|s| s.as_ref().parse())
         .collect::<core::result::Result<Vec<Scheme>, _>>()?;
-    let ring = KeyRing::new(primary, &accepted)?;
+    let ring = KeyRing::from_accept(&accept)?;
     Ok(ring.accepted().iter().map(|&s| scheme_code(s)).collect())
 }
 
@@ -388,13 +389,9 @@ pub fn error_codes() -> String {
     Error::CODES.join(",")
 }
 
-pub fn prepare_ring_csv(primary: &str, accepted_csv: &str) -> Result<Vec<u8>> {
-    let accepted: Vec<String> = accepted_csv
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect();
-    prepare_ring(primary, &accepted)
+/// The core's JSON limits for host values: deepest nesting, largest integer magnitude.
+pub fn json_limits() -> [f64; 2] {
+    [samekey::MAX_DEPTH as f64, samekey::MAX_SAFE_INTEGER as f64]
 }
 
 pub fn content_hash(data: &[u8], scheme: &str) -> Result<String> {
@@ -403,31 +400,26 @@ pub fn content_hash(data: &[u8], scheme: &str) -> Result<String> {
 
 /// JSON text that `JSON.stringify` wrote from a checked JS value (spec §6.2).
 pub fn canonical_json_value(json: &str) -> Result<String> {
-    Ok(samekey::canonical_json(
-        &samekey::Value::parse_from_doubles(json)?,
-    )?)
+    Ok(samekey::canonicalize_json_text_from_doubles(json)?)
 }
 
 pub fn canonical_json_text(json: &str) -> Result<String> {
     Ok(samekey::canonicalize_json_text(json)?)
 }
 
+// JSON is canonicalized as it is parsed, never built into a `Value` tree: the tree's
+// parser would be a second copy of the JSON grammar in the WebAssembly download.
+
 pub fn content_hash_json_value(json: &str, scheme: &str) -> Result<String> {
     let scheme: Scheme = scheme.parse()?;
-    Ok(
-        samekey::content_hash_json(scheme, &samekey::Value::parse_from_doubles(json)?)?
-            .1
-            .to_string(),
-    )
+    let canonical = samekey::canonicalize_json_text_from_doubles(json)?;
+    Ok(samekey::content_hash(scheme, canonical.as_bytes())?.to_string())
 }
 
 pub fn content_hash_json_text(json: &str, scheme: &str) -> Result<String> {
     let scheme: Scheme = scheme.parse()?;
-    Ok(
-        samekey::content_hash_json(scheme, &samekey::Value::parse(json)?)?
-            .1
-            .to_string(),
-    )
+    let canonical = samekey::canonicalize_json_text(json)?;
+    Ok(samekey::content_hash(scheme, canonical.as_bytes())?.to_string())
 }
 
 fn revision_inputs(
@@ -436,7 +428,7 @@ fn revision_inputs(
 ) -> Result<(Scheme, samekey::ContentHash)> {
     let requested = scheme.map(str::parse::<Scheme>).transpose()?;
     let content: samekey::ContentHash = content_hash.parse()?;
-    Ok((requested.unwrap_or(content.scheme()), content))
+    Ok((samekey::revision_scheme(requested, &content), content))
 }
 
 /// The scheme defaults to the content hash's own.
@@ -470,14 +462,8 @@ pub fn parse_rfc3339(text: &str) -> Result<f64> {
 
 /// `kind scheme canonical` of a content hash or revision key text.
 pub fn parse_key(text: &str) -> Result<String> {
-    let (kind, scheme, canonical) = if text.starts_with("rev:") {
-        let key: samekey::RevisionKey = text.parse()?;
-        ("revision", key.scheme(), key.to_string())
-    } else {
-        let hash: samekey::ContentHash = text.parse()?;
-        ("content", hash.scheme(), hash.to_string())
-    };
-    Ok(alloc::format!("{kind} {scheme} {canonical}"))
+    let key: samekey::Key = text.parse()?;
+    Ok(alloc::format!("{} {} {key}", key.kind(), key.scheme()))
 }
 
 pub fn ulid_canonical(text: &str) -> Result<String> {

@@ -2,8 +2,8 @@
 
 use samekey::{
     canonicalize_json_text, content_hash, content_hash_json, derive_revision, parse_rfc3339,
-    revision_message, ulid_message, ContentHash, Error, KeyRing, RevisionKey, Scheme, Ulid,
-    UlidDeriver, Value,
+    revision_message, ulid_message, ContentHash, Error, Key, KeyRing, Scheme, Ulid, UlidDeriver,
+    Value,
 };
 use serde_json::{json, Map, Value as Json};
 
@@ -210,17 +210,10 @@ fn op_key_parse(v: &Json) -> OpResult {
     let ring = accepted_ring(v)?;
     Ok((|| {
         let mut out = Map::new();
-        let scheme = if text.starts_with("rev:") {
-            let key: RevisionKey = text.parse()?;
-            out.insert("kind".into(), "revision".into());
-            out.insert("canonical".into(), key.to_string().into());
-            key.scheme()
-        } else {
-            let hash: ContentHash = text.parse()?;
-            out.insert("kind".into(), "content".into());
-            out.insert("canonical".into(), hash.to_string().into());
-            hash.scheme()
-        };
+        let key: Key = text.parse()?;
+        out.insert("kind".into(), key.kind().into());
+        out.insert("canonical".into(), key.to_string().into());
+        let scheme = key.scheme();
         let scheme = match ring {
             Some(ring) => ring?.scheme_of_key(text)?,
             None => scheme,

@@ -60,6 +60,16 @@ const char *samekey_version(void);
 const char *samekey_status_code(enum SamekeyStatus status);
 
 /**
+ * The deepest nesting of arrays and objects the core accepts in JSON (samekey::MAX_DEPTH).
+ */
+uint32_t samekey_json_max_depth(void);
+
+/**
+ * The largest integer magnitude the core accepts in JSON, 2^53-1 (samekey::MAX_SAFE_INTEGER).
+ */
+int64_t samekey_json_max_safe_integer(void);
+
+/**
  * Every core error code, comma separated, in the order of the statuses after OK; hosts
  * that keep a list of their own compare it with this one in their tests.
  */
@@ -148,10 +158,12 @@ enum SamekeyStatus samekey_verify(const uint8_t *packed,
                                   char **error);
 
 /**
- * Scheme codes of a key ring, primary first, into `codes` (3 bytes); their count.
+ * Scheme codes of the key ring of `accept` (`accept_len` scheme names, newest first:
+ * the first is the primary), primary first, into `codes` (3 bytes); their count. An
+ * empty list is `unknown_scheme`.
  */
-enum SamekeyStatus samekey_prepare_ring(const char *primary,
-                                        const char *accepted_csv,
+enum SamekeyStatus samekey_prepare_ring(const char *const *accept,
+                                        size_t accept_len,
                                         uint8_t *codes,
                                         size_t *count,
                                         char **error);

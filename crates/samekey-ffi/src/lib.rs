@@ -226,6 +226,18 @@ pub extern "C" fn samekey_status_code(status: SamekeyStatus) -> *const c_char {
     }
 }
 
+/// The deepest nesting of arrays and objects the core accepts in JSON (samekey::MAX_DEPTH).
+#[no_mangle]
+pub extern "C" fn samekey_json_max_depth() -> u32 {
+    samekey::MAX_DEPTH as u32
+}
+
+/// The largest integer magnitude the core accepts in JSON, 2^53-1 (samekey::MAX_SAFE_INTEGER).
+#[no_mangle]
+pub extern "C" fn samekey_json_max_safe_integer() -> i64 {
+    samekey::MAX_SAFE_INTEGER as i64
+}
+
 /// Every core error code, comma separated, in the order of the statuses after OK; hosts
 /// that keep a list of their own compare it with this one in their tests.
 #[no_mangle]
@@ -426,17 +438,31 @@ pub extern "C" fn samekey_verify(
     })
 }
 
-/// Scheme codes of a key ring, primary first, into `codes` (3 bytes); their count.
+/// Scheme codes of the key ring of `accept` (`accept_len` scheme names, newest first:
+/// the first is the primary), primary first, into `codes` (3 bytes); their count. An
+/// empty list is `unknown_scheme`.
 #[no_mangle]
 pub extern "C" fn samekey_prepare_ring(
-    primary: *const c_char,
-    accepted_csv: *const c_char,
+    accept: *const *const c_char,
+    accept_len: usize,
     codes: *mut u8,
     count: *mut usize,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let found = wire::prepare_ring_csv(c_str(primary)?, c_str(accepted_csv)?)?;
+        let names = if accept.is_null() && accept_len == 0 {
+            &[][..]
+        } else if accept.is_null() {
+            return Err(Failure::Argument("NULL pointer with a length"));
+        } else {
+            // SAFETY: the caller provides `accept_len` string pointers at `accept`.
+            unsafe { std::slice::from_raw_parts(accept, accept_len) }
+        };
+        let names = names
+            .iter()
+            .map(|p| c_str(*p))
+            .collect::<Outcome<Vec<&str>>>()?;
+        let found = wire::prepare_ring(&names)?;
         out(codes, 3)?[..found.len()].copy_from_slice(&found);
         set(count, found.len())
     })

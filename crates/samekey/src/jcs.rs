@@ -55,8 +55,19 @@ pub fn canonical_json(value: &Value) -> Result<String> {
 /// # Ok::<(), samekey::Error>(())
 /// ```
 pub fn canonicalize_json_text(text: &str) -> Result<String> {
+    canonicalize(text, false)
+}
+
+/// [`canonicalize_json_text`] for JSON text written by a host whose numbers are all
+/// doubles (JavaScript's `JSON.stringify`): integer literals are not range-checked, as in
+/// [`Value::parse_from_doubles`].
+pub fn canonicalize_json_text_from_doubles(text: &str) -> Result<String> {
+    canonicalize(text, true)
+}
+
+fn canonicalize(text: &str, doubles: bool) -> Result<String> {
     let mut out = String::with_capacity(text.len());
-    crate::json::parse_into(text, false, Canonical { out: &mut out })?;
+    crate::json::parse_into(text, doubles, Canonical { out: &mut out })?;
     Ok(out)
 }
 
@@ -67,11 +78,11 @@ struct Canonical<'a> {
     out: &'a mut String,
 }
 
-/// Where one member (`"key":value`) of the object being written lies in the output.
+/// One member (`"key":value`) of the object being written: its key, and where its text
+/// lies in the output.
 struct Member {
+    key: String,
     start: usize,
-    /// The end of the canonical key (its closing quote included).
-    key_end: usize,
     end: usize,
 }
 
@@ -87,12 +98,16 @@ impl crate::json::Build for Canonical<'_> {
     type Object = Members;
 
     fn scalar(&mut self, v: Value) {
+        // Written here rather than by `write_value`, which would bring the tree writer
+        // (and its sort) into builds that never make a tree, such as the WebAssembly one.
         match v {
+            Value::Null => self.out.push_str("null"),
+            Value::Bool(true) => self.out.push_str("true"),
+            Value::Bool(false) => self.out.push_str("false"),
+            Value::Number(n) => self.out.push_str(ryu_js::Buffer::new().format_finite(n)),
             Value::String(s) => write_string(self.out, &s),
-            // Scalars only: containers are written by the calls below.
-            v => {
-                let _ = write_value(self.out, &v, 0);
-            }
+            // The parser hands containers to the calls below, never here.
+            Value::Array(_) | Value::Object(_) => {}
         }
     }
 
@@ -127,13 +142,8 @@ impl crate::json::Build for Canonical<'_> {
         }
         let start = self.out.len();
         write_string(self.out, &key);
-        let key_end = self.out.len();
         self.out.push(':');
-        object.members.push(Member {
-            start,
-            key_end,
-            end: 0,
-        });
+        object.members.push(Member { key, start, end: 0 });
     }
 
     fn object_push(&mut self, object: &mut Members, (): ()) {
@@ -144,20 +154,15 @@ impl crate::json::Build for Canonical<'_> {
 
     fn object_end(&mut self, mut object: Members) -> Result<()> {
         let out = &mut *self.out;
-        let key = |m: &Member| &out[m.start..m.key_end];
         let in_order = object
             .members
             .windows(2)
-            .all(|w| canonical_key_cmp(key(&w[0]), key(&w[1])) == Ordering::Less);
+            .all(|w| utf16_cmp(&w[0].key, &w[1].key) == Ordering::Less);
         if !in_order {
-            // The same stable sort and the same first duplicate as `sorted_members`.
-            object
-                .members
-                .sort_by(|a, b| canonical_key_cmp(key(a), key(b)));
-            if let Some(w) = object.members.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
-                return Err(Error::DuplicateKey(
-                    canonical_key_chars(key(&w[0])).collect(),
-                ));
+            // The same order and the same first duplicate as `sorted_members`.
+            object.members.sort_by(|a, b| utf16_cmp(&a.key, &b.key));
+            if let Some(w) = object.members.windows(2).find(|w| w[0].key == w[1].key) {
+                return Err(Error::DuplicateKey(w[0].key.clone()));
             }
             let written = String::from(&out[object.start..]);
             out.truncate(object.start);
@@ -171,41 +176,6 @@ impl crate::json::Build for Canonical<'_> {
         out.push('}');
         Ok(())
     }
-}
-
-/// The characters of a key written by `write_string` (quotes included): its escapes undone.
-fn canonical_key_chars(written: &str) -> impl Iterator<Item = char> + '_ {
-    let mut chars = written[1..written.len() - 1].chars();
-    core::iter::from_fn(move || {
-        let c = chars.next()?;
-        if c != '\\' {
-            return Some(c);
-        }
-        Some(match chars.next()? {
-            'b' => '\u{8}',
-            't' => '\t',
-            'n' => '\n',
-            'f' => '\u{c}',
-            'r' => '\r',
-            'u' => {
-                let hex: String = chars.by_ref().take(4).collect();
-                char::from_u32(u32::from_str_radix(&hex, 16).unwrap_or(0)).unwrap_or('\0')
-            }
-            c => c,
-        })
-    })
-}
-
-/// Keys as written, compared by the UTF-16 code units of what they say (RFC 8785 §3.2.3).
-fn canonical_key_cmp(a: &str, b: &str) -> Ordering {
-    let utf16 = |s| {
-        canonical_key_chars(s).flat_map(|c| {
-            let mut units = [0u16; 2];
-            let n = c.encode_utf16(&mut units).len();
-            units.into_iter().take(n)
-        })
-    };
-    utf16(a).cmp(utf16(b))
 }
 
 /// The content hash of the canonical form of `value`, with that form.

@@ -1,10 +1,12 @@
 //! A key ring: derive under one primary scheme while still recognising keys made under
 //! the others, so a scheme change needs no flag day (spec §9).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::content::{content_hash, ContentHash};
 use crate::error::{Error, Result};
+use crate::key::Key;
 use crate::revision::{derive_revision, RevisionKey};
 use crate::scheme::Scheme;
 use crate::ulid::{derive_ulid, Ulid};
@@ -39,6 +41,23 @@ impl KeyRing {
                 .filter(|s| *s != primary && also_accepted.contains(s)),
         );
         Ok(KeyRing { primary, accepted })
+    }
+
+    /// A ring from a list of accepted schemes, newest first: the first is the primary.
+    /// An empty list names no scheme to derive with: `unknown_scheme`.
+    ///
+    /// ```
+    /// use samekey::{KeyRing, Scheme};
+    /// let ring = KeyRing::from_accept(&[Scheme::V2, Scheme::V1])?;
+    /// assert_eq!(ring, KeyRing::new(Scheme::V2, &[Scheme::V1])?);
+    /// assert_eq!(KeyRing::from_accept(&[]).unwrap_err().code(), "unknown_scheme");
+    /// # Ok::<(), samekey::Error>(())
+    /// ```
+    pub fn from_accept(accept: &[Scheme]) -> Result<Self> {
+        match accept {
+            [primary, rest @ ..] => KeyRing::new(*primary, rest),
+            [] => Err(Error::UnknownScheme(String::new())),
+        }
     }
 
     pub fn primary(&self) -> Scheme {
@@ -124,12 +143,7 @@ impl KeyRing {
     /// Which accepted scheme a key text belongs to: a revision key (`rev:v1:...`) or a
     /// content hash (`sha256:...`, `blake3:...`).
     pub fn scheme_of_key(&self, key: &str) -> Result<Scheme> {
-        let scheme = if key.starts_with("rev:") {
-            key.parse::<RevisionKey>()?.scheme()
-        } else {
-            key.parse::<ContentHash>()?.scheme()
-        };
-        self.require_accepted(scheme)
+        self.require_accepted(key.parse::<Key>()?.scheme())
     }
 
     /// Which accepted scheme derived `id` from these inputs (primary tried first), or

@@ -31,6 +31,7 @@ mod guard;
 mod hex;
 mod jcs;
 mod json;
+mod key;
 mod keyring;
 mod revision;
 mod scheme;
@@ -46,10 +47,13 @@ pub use content::{content_hash_reader, content_hash_reader_with_progress};
 pub use content_file::{content_hash_file, content_hash_file_with_progress};
 pub use error::{Error, ErrorCode, Result};
 pub use guard::needs_write;
-pub use jcs::{canonical_json, canonicalize_json_text, content_hash_json};
+pub use jcs::{
+    canonical_json, canonicalize_json_text, canonicalize_json_text_from_doubles, content_hash_json,
+};
 pub use json::{Value, MAX_DEPTH, MAX_SAFE_INTEGER};
+pub use key::Key;
 pub use keyring::KeyRing;
-pub use revision::{derive_revision, revision_message, RevisionKey};
+pub use revision::{derive_revision, revision_message, revision_scheme, RevisionKey};
 pub use scheme::Scheme;
 pub use timestamp::{format_rfc3339, parse_rfc3339};
 pub use ulid::{derive_ulid, ulid_message, Ulid, UlidDeriver};

@@ -56,6 +56,12 @@ impl FromStr for RevisionKey {
 
 text_serde!(RevisionKey);
 
+/// The scheme a revision is keyed under: the one asked for, or else the content hash's
+/// own (spec §7).
+pub fn revision_scheme(requested: Option<Scheme>, content: &ContentHash) -> Scheme {
+    requested.unwrap_or(content.scheme())
+}
+
 fn check_inputs(
     scheme: Scheme,
     parent: Option<&str>,

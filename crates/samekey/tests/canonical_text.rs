@@ -3,7 +3,7 @@
 //! and the same error code for every bad one.
 
 use proptest::prelude::*;
-use samekey::{canonical_json, canonicalize_json_text, Value};
+use samekey::{canonical_json, canonicalize_json_text, canonicalize_json_text_from_doubles, Value};
 
 /// Keys that collide, need escapes, or order differently in UTF-8 and UTF-16.
 fn key() -> impl Strategy<Value = String> {
@@ -78,6 +78,14 @@ proptest! {
     #[test]
     fn text_path_equals_tree_path(text in json()) {
         prop_assert_eq!(text_path(&text), tree_path(&text), "{}", text);
+    }
+
+    /// The same for host doubles (`Value::parse_from_doubles`): integers are not range-checked.
+    #[test]
+    fn doubles_text_path_equals_doubles_tree_path(text in json()) {
+        let tree = Value::parse_from_doubles(&text).and_then(|v| canonical_json(&v)).map_err(|e| e.code());
+        let streamed = canonicalize_json_text_from_doubles(&text).map_err(|e| e.code());
+        prop_assert_eq!(streamed, tree, "{}", text);
     }
 }
 

@@ -96,10 +96,7 @@ def verify(
     """Returns the scheme (of ``accept``, newest first) that derived ``ulid`` from these
     inputs, or raises ``SamekeyError`` with code ``identity_mismatch``: the guard that
     refuses a write which would orphan the document stored under ``ulid``."""
-    if not accept:
-        raise SamekeyError("unknown_scheme", "accept names no scheme")
-    primary, *rest = accept
-    return KeyRing(primary, list(rest)).verify_ulid(ulid, fields, time=time, namespace=namespace, secret=secret)
+    return KeyRing.from_accept(list(accept)).verify_ulid(ulid, fields, time=time, namespace=namespace, secret=secret)
 
 
 def version() -> str:

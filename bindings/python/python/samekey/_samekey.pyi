@@ -69,6 +69,10 @@ class KeyRing:
     """Derives under ``primary`` and recognises every scheme of ``accepted``."""
 
     def __init__(self, primary: str, accepted: Sequence[str] = ...) -> None: ...
+    @staticmethod
+    def from_accept(accept: Sequence[str]) -> KeyRing:
+        """The ring of ``accept``, newest first: the first is the primary. An empty list
+        raises ``SamekeyError`` with code ``unknown_scheme``."""
     @property
     def primary(self) -> str: ...
     @property
