@@ -541,45 +541,35 @@ async fn metrics_count_outcomes_errors_and_latency() {
             .unwrap_or_else(|| panic!("no {series} in\n{text}"))
             .1
     };
-    assert_eq!(
-        value(r#"samekey_registry_registrations_total{outcome="created"}"#),
-        1.0
-    );
-    assert_eq!(
-        value(r#"samekey_registry_registrations_total{outcome="found"}"#),
-        1.0
-    );
-    assert_eq!(
-        value(r#"samekey_registry_errors_total{code="invalid_json"}"#),
-        1.0
-    );
-    assert_eq!(
-        value(r#"samekey_registry_errors_total{code="not_found"}"#),
-        1.0
-    );
-    assert_eq!(
-        value(r#"samekey_registry_request_duration_seconds_count{route="/v1/revisions"}"#),
-        3.0
-    );
-    assert_eq!(
-        value(
-            r#"samekey_registry_request_duration_seconds_bucket{route="/v1/revisions",le="+Inf"}"#
+    for (series, expected) in [
+        (
+            r#"samekey_registry_registrations_total{outcome="created"}"#,
+            1.0,
         ),
-        3.0
-    );
-    assert_eq!(
-        value(r#"samekey_registry_request_duration_seconds_count{route="unmatched"}"#),
-        1.0
-    );
-    assert_eq!(
-        value("samekey_registry_requests_in_flight"),
-        1.0,
-        "the scrape itself"
-    );
-    assert_eq!(
-        value(r#"samekey_registry_db_connections_max{pool="writes"}"#),
-        1.0
-    );
+        (
+            r#"samekey_registry_registrations_total{outcome="found"}"#,
+            1.0,
+        ),
+        (r#"samekey_registry_errors_total{code="invalid_json"}"#, 1.0),
+        (r#"samekey_registry_errors_total{code="not_found"}"#, 1.0),
+        (
+            r#"samekey_registry_request_duration_seconds_count{route="/v1/revisions"}"#,
+            3.0,
+        ),
+        (
+            r#"samekey_registry_request_duration_seconds_bucket{route="/v1/revisions",le="+Inf"}"#,
+            3.0,
+        ),
+        (
+            r#"samekey_registry_request_duration_seconds_count{route="unmatched"}"#,
+            1.0,
+        ),
+        // The scrape itself.
+        ("samekey_registry_requests_in_flight", 1.0),
+        (r#"samekey_registry_db_connections_max{pool="writes"}"#, 1.0),
+    ] {
+        assert_eq!(value(series), expected, "{series}");
+    }
     assert!(value(r#"samekey_registry_db_connections{pool="reads",state="idle"}"#) >= 0.0);
 }
 
