@@ -12,6 +12,15 @@
 //! assert_eq!(id, derive_ulid(Scheme::V1, t, "posts", &["hello-world", "en"], None)?);
 //! # Ok::<(), samekey::Error>(())
 //! ```
+//!
+//! # Cargo features
+//!
+//! - `std` (default): hashing a `Read` or a file ([`content_hash_reader`],
+//!   [`content_hash_file`], with progress callbacks), `From<std::io::Error>` for
+//!   [`Error`], and BLAKE3's runtime CPU detection. Without it the crate is `no_std` +
+//!   `alloc`, as the WebAssembly build uses it.
+//! - `serde`: `Serialize`/`Deserialize` for [`Ulid`], [`ContentHash`], [`RevisionKey`],
+//!   [`Key`] and [`Scheme`], as their one canonical text.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
@@ -69,3 +78,8 @@ pub const SELFTEST_VECTORS: &str = include_str!("../selftest-vectors.json");
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// This crate's README example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;
