@@ -55,11 +55,6 @@ extern "C" {
 const char *samekey_version(void);
 
 /**
- * The stable code string of a status ("ok", "timestamp_out_of_range", ...).
- */
-const char *samekey_status_code(enum SamekeyStatus status);
-
-/**
  * The deepest nesting of arrays and objects the core accepts in JSON (samekey::MAX_DEPTH).
  */
 uint32_t samekey_json_max_depth(void);
@@ -70,20 +65,48 @@ uint32_t samekey_json_max_depth(void);
 int64_t samekey_json_max_safe_integer(void);
 
 /**
- * Every core error code, comma separated, in the order of the statuses after OK; hosts
- * that keep a list of their own compare it with this one in their tests.
+ * The content hash text (at most 71 characters and a NUL) of `data`.
  */
-const char *samekey_error_codes(void);
+enum SamekeyStatus samekey_content_hash(const char *scheme,
+                                        const uint8_t *data,
+                                        size_t len,
+                                        char *hash,
+                                        char **error);
+
+enum SamekeyStatus samekey_hasher_new(const char *scheme,
+                                      struct SamekeyHasher **hasher,
+                                      char **error);
+
+enum SamekeyStatus samekey_hasher_update(struct SamekeyHasher *hasher,
+                                         const uint8_t *data,
+                                         size_t len,
+                                         char **error);
+
+enum SamekeyStatus samekey_hasher_finalize(const struct SamekeyHasher *hasher,
+                                           char *hash,
+                                           char **error);
+
+void samekey_hasher_free(struct SamekeyHasher *hasher);
 
 /**
- * Frees a string this library returned. NULL is allowed.
+ * Canonical JSON of JSON text; `from_doubles` for text whose numbers were all doubles
+ * (spec §6.2). Free the result with `samekey_string_free`.
  */
-void samekey_string_free(char *s);
+enum SamekeyStatus samekey_canonical_json(const uint8_t *json,
+                                          size_t len,
+                                          bool from_doubles,
+                                          char **canonical,
+                                          char **error);
 
 /**
- * Frees bytes this library returned. NULL is allowed.
+ * The content hash of JSON text's canonical form.
  */
-void samekey_bytes_free(uint8_t *ptr, size_t len);
+enum SamekeyStatus samekey_content_hash_json(const char *scheme,
+                                             const uint8_t *json,
+                                             size_t len,
+                                             bool from_doubles,
+                                             char *hash,
+                                             char **error);
 
 /**
  * The scheme code (0, 1, 2) of "v0", "v1", "v2", checking a deriver's settings.
@@ -196,48 +219,17 @@ enum SamekeyStatus samekey_ulid_parse(const uint8_t *text_ptr,
                                       char **error);
 
 /**
- * The content hash text (at most 71 characters and a NUL) of `data`.
+ * Milliseconds since the epoch of RFC 3339 text.
  */
-enum SamekeyStatus samekey_content_hash(const char *scheme,
-                                        const uint8_t *data,
-                                        size_t len,
-                                        char *hash,
-                                        char **error);
-
-enum SamekeyStatus samekey_hasher_new(const char *scheme,
-                                      struct SamekeyHasher **hasher,
-                                      char **error);
-
-enum SamekeyStatus samekey_hasher_update(struct SamekeyHasher *hasher,
-                                         const uint8_t *data,
-                                         size_t len,
+enum SamekeyStatus samekey_parse_rfc3339(const uint8_t *text_ptr,
+                                         size_t text_len,
+                                         int64_t *ms,
                                          char **error);
 
-enum SamekeyStatus samekey_hasher_finalize(const struct SamekeyHasher *hasher,
-                                           char *hash,
-                                           char **error);
-
-void samekey_hasher_free(struct SamekeyHasher *hasher);
-
 /**
- * Canonical JSON of JSON text; `from_doubles` for text whose numbers were all doubles
- * (spec §6.2). Free the result with `samekey_string_free`.
+ * The scheme code of a scheme name, for building packed requests.
  */
-enum SamekeyStatus samekey_canonical_json(const uint8_t *json,
-                                          size_t len,
-                                          bool from_doubles,
-                                          char **canonical,
-                                          char **error);
-
-/**
- * The content hash of JSON text's canonical form.
- */
-enum SamekeyStatus samekey_content_hash_json(const char *scheme,
-                                             const uint8_t *json,
-                                             size_t len,
-                                             bool from_doubles,
-                                             char *hash,
-                                             char **error);
+enum SamekeyStatus samekey_scheme_code(const char *scheme, uint8_t *code, char **error);
 
 /**
  * The revision key (at most 71 characters and a NUL); `scheme` NULL means the content
@@ -275,22 +267,30 @@ enum SamekeyStatus samekey_needs_write(const char *stored,
                                        char **error);
 
 /**
- * Milliseconds since the epoch of RFC 3339 text.
- */
-enum SamekeyStatus samekey_parse_rfc3339(const uint8_t *text_ptr,
-                                         size_t text_len,
-                                         int64_t *ms,
-                                         char **error);
-
-/**
  * "kind scheme canonical" of a content hash or revision key; free the result.
  */
 enum SamekeyStatus samekey_parse_key(const char *key, char **result, char **error);
 
 /**
- * The scheme code of a scheme name, for building packed requests.
+ * Frees a string this library returned. NULL is allowed.
  */
-enum SamekeyStatus samekey_scheme_code(const char *scheme, uint8_t *code, char **error);
+void samekey_string_free(char *s);
+
+/**
+ * Frees bytes this library returned. NULL is allowed.
+ */
+void samekey_bytes_free(uint8_t *ptr, size_t len);
+
+/**
+ * The stable code string of a status ("ok", "timestamp_out_of_range", ...).
+ */
+const char *samekey_status_code(enum SamekeyStatus status);
+
+/**
+ * Every core error code, comma separated, in the order of the statuses after OK; hosts
+ * that keep a list of their own compare it with this one in their tests.
+ */
+const char *samekey_error_codes(void);
 
 #ifdef __cplusplus
 }  // extern "C"

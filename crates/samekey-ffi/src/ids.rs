@@ -1,0 +1,297 @@
+//! Deterministic ULIDs: derivation (one, many), key rings, verification, ULID text.
+
+use std::ffi::c_char;
+
+use samekey::{Scheme, Ulid};
+use samekey_wire as wire;
+
+use crate::pointers::*;
+use crate::status::{call, Failure, Outcome, SamekeyStatus};
+
+pub(crate) fn time(ms: i64) -> Outcome<u64> {
+    Ok(samekey::timestamp::from_millis_i128(i128::from(ms))?)
+}
+
+pub(crate) fn id_of(ptr: *const u8) -> Outcome<Ulid> {
+    let b: [u8; 16] = bytes(ptr, 16)?
+        .try_into()
+        .map_err(|_| Failure::Argument("an id is 16 bytes"))?;
+    Ok(Ulid::from_bytes(b))
+}
+
+/// The scheme code (0, 1, 2) of "v0", "v1", "v2", checking a deriver's settings.
+#[no_mangle]
+pub extern "C" fn samekey_prepare_deriver(
+    scheme: *const c_char,
+    namespace: *const u8,
+    namespace_len: usize,
+    secret: *const u8,
+    secret_len: usize,
+    has_secret: bool,
+    code: *mut u8,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let secret = if has_secret {
+            Some(bytes(secret, secret_len)?)
+        } else {
+            None
+        };
+        set(
+            code,
+            wire::prepare_deriver(c_str(scheme)?, text(namespace, namespace_len)?, secret)?,
+        )
+    })
+}
+
+/// Derives `rows` rows of `width` packed fields, handing each id to `write` in order.
+pub(crate) fn derive_rows(
+    packed: *const u8,
+    packed_len: usize,
+    width: usize,
+    times_ms: *const i64,
+    rows: usize,
+    mut write: impl FnMut(Ulid),
+) -> Outcome {
+    if times_ms.is_null() && rows > 0 {
+        return Err(Failure::Argument("NULL times"));
+    }
+    // SAFETY: the caller provides `rows` times.
+    let times = if rows == 0 {
+        &[][..]
+    } else {
+        unsafe { std::slice::from_raw_parts(times_ms, rows) }
+    };
+    let checked = times
+        .iter()
+        .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
+    Ok(wire::derive_many_ids(
+        bytes(packed, packed_len)?,
+        width,
+        checked,
+        &mut write,
+    )?)
+}
+
+/// The 16-byte id of a packed request at `time_ms`.
+#[no_mangle]
+pub extern "C" fn samekey_derive(
+    packed: *const u8,
+    packed_len: usize,
+    time_ms: i64,
+    id: *mut u8,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let ulid = wire::derive_id(bytes(packed, packed_len)?, time(time_ms)?)?;
+        out(id, 16)?.copy_from_slice(ulid.as_bytes());
+        Ok(())
+    })
+}
+
+/// The ids of `rows` rows of `width` packed fields, 16 bytes each into `ids`.
+#[no_mangle]
+pub extern "C" fn samekey_derive_many(
+    packed: *const u8,
+    packed_len: usize,
+    width: usize,
+    times_ms: *const i64,
+    rows: usize,
+    ids: *mut u8,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let dst = out(ids, 16 * rows)?;
+        let mut at = 0;
+        derive_rows(packed, packed_len, width, times_ms, rows, |id| {
+            dst[at..at + 16].copy_from_slice(id.as_bytes());
+            at += 16;
+        })
+    })
+}
+
+/// As `samekey_derive_many`, writing the 26-character ULID texts back to back (no NULs)
+/// into `texts` (26 × `rows` bytes): one call for the ids and their text.
+#[no_mangle]
+pub extern "C" fn samekey_derive_many_text(
+    packed: *const u8,
+    packed_len: usize,
+    width: usize,
+    times_ms: *const i64,
+    rows: usize,
+    texts: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let dst = out(texts.cast::<u8>(), 26 * rows)?;
+        let mut at = 0;
+        derive_rows(packed, packed_len, width, times_ms, rows, |id| {
+            dst[at..at + 26].copy_from_slice(&id.to_text_bytes());
+            at += 26;
+        })
+    })
+}
+
+/// The exact bytes hashed for a packed request's id; free with `samekey_bytes_free`.
+#[no_mangle]
+pub extern "C" fn samekey_ulid_message(
+    packed: *const u8,
+    packed_len: usize,
+    message: *mut *mut u8,
+    message_len: *mut usize,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        alloc_bytes(
+            message,
+            message_len,
+            wire::ulid_message(bytes(packed, packed_len)?)?,
+        )
+    })
+}
+
+/// "scheme ULID scheme ULID ...": the id under every scheme of the request's ring.
+#[no_mangle]
+pub extern "C" fn samekey_candidates(
+    packed: *const u8,
+    packed_len: usize,
+    time_ms: i64,
+    result: *mut *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        alloc_string(
+            result,
+            wire::candidates_at(bytes(packed, packed_len)?, time(time_ms)?)?,
+        )
+    })
+}
+
+/// The scheme ("v0".."v2", 3 bytes with the NUL) of the request's ring that derived `id`.
+#[no_mangle]
+pub extern "C" fn samekey_verify(
+    packed: *const u8,
+    packed_len: usize,
+    id: *const u8,
+    time_ms: i64,
+    scheme: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let s = wire::verify_id(bytes(packed, packed_len)?, &id_of(id)?, time(time_ms)?)?;
+        write_text(scheme, 3, s)
+    })
+}
+
+/// Scheme codes of the key ring of `accept` (`accept_len` scheme names, newest first:
+/// the first is the primary), primary first, into `codes` (3 bytes); their count. An
+/// empty list is `unknown_scheme`.
+#[no_mangle]
+pub extern "C" fn samekey_prepare_ring(
+    accept: *const *const c_char,
+    accept_len: usize,
+    codes: *mut u8,
+    count: *mut usize,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let names = if accept.is_null() && accept_len == 0 {
+            &[][..]
+        } else if accept.is_null() {
+            return Err(Failure::Argument("NULL pointer with a length"));
+        } else {
+            // SAFETY: the caller provides `accept_len` string pointers at `accept`.
+            unsafe { std::slice::from_raw_parts(accept, accept_len) }
+        };
+        let names = names
+            .iter()
+            .map(|p| c_str(*p))
+            .collect::<Outcome<Vec<&str>>>()?;
+        let found = wire::prepare_ring(&names)?;
+        out(codes, 3)?[..found.len()].copy_from_slice(&found);
+        set(count, found.len())
+    })
+}
+
+/// The ring's scheme of a key text.
+#[no_mangle]
+pub extern "C" fn samekey_ring_scheme_of_key(
+    codes: *const u8,
+    count: usize,
+    key: *const c_char,
+    scheme: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        write_text(
+            scheme,
+            3,
+            wire::scheme_of_key(bytes(codes, count)?, c_str(key)?)?,
+        )
+    })
+}
+
+/// ULID text (26 characters and a NUL) of a 16-byte id.
+#[no_mangle]
+pub extern "C" fn samekey_ulid_format(
+    id: *const u8,
+    text_out: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || write_text(text_out, 27, &id_of(id)?.to_string()))
+}
+
+/// UUID text (36 characters and a NUL) of a 16-byte id.
+#[no_mangle]
+pub extern "C" fn samekey_ulid_uuid(
+    id: *const u8,
+    text_out: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        write_text(text_out, 37, &id_of(id)?.to_uuid_string())
+    })
+}
+
+/// Parses ULID text (either case) into 16 bytes.
+#[no_mangle]
+pub extern "C" fn samekey_ulid_parse(
+    text_ptr: *const u8,
+    text_len: usize,
+    id: *mut u8,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let parsed: Ulid = text(text_ptr, text_len)?.parse()?;
+        out(id, 16)?.copy_from_slice(parsed.as_bytes());
+        Ok(())
+    })
+}
+
+/// Milliseconds since the epoch of RFC 3339 text.
+#[no_mangle]
+pub extern "C" fn samekey_parse_rfc3339(
+    text_ptr: *const u8,
+    text_len: usize,
+    ms: *mut i64,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        set(
+            ms,
+            samekey::parse_rfc3339(text(text_ptr, text_len)?)? as i64,
+        )
+    })
+}
+
+/// The scheme code of a scheme name, for building packed requests.
+#[no_mangle]
+pub extern "C" fn samekey_scheme_code(
+    scheme: *const c_char,
+    code: *mut u8,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        set(code, wire::scheme_code(c_str(scheme)?.parse::<Scheme>()?))
+    })
+}
