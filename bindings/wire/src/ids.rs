@@ -1,0 +1,238 @@
+//! Ids from packed requests: one, many, their candidates under a ring, verification.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use samekey::{Error, KeyRing, Scheme, Ulid, UlidDeriver};
+
+use crate::codec::*;
+
+/// Checks a deriver's settings once.
+pub fn prepare_deriver(scheme: &str, namespace: &str, secret: Option<&[u8]>) -> Result<u8> {
+    let scheme: Scheme = scheme.parse()?;
+    UlidDeriver::new(scheme, namespace, secret)?;
+    Ok(scheme_code(scheme))
+}
+
+/// Checks a key ring's schemes once; returns their codes, primary first.
+/// The scheme codes of the ring of `accept` (newest first, the first is the primary);
+/// an empty list is the core's `unknown_scheme`.
+pub fn prepare_ring<S: AsRef<str>>(accept: &[S]) -> Result<Vec<u8>> {
+    let accept = accept
+        .iter()
+        .map(|s| s.as_ref().parse())
+        .collect::<core::result::Result<Vec<Scheme>, _>>()?;
+    let ring = KeyRing::from_accept(&accept)?;
+    Ok(ring.accepted().iter().map(|&s| scheme_code(s)).collect())
+}
+
+/// The id of a request's fields at `t` (checked milliseconds), under its primary scheme.
+pub fn derive_id(packed: &[u8], t: u64) -> Result<Ulid> {
+    let mut r = Request::parse(packed)?;
+    let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
+    r.with_fields(|_, fields| Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?))
+}
+
+/// The ULID text of a request's fields at `time_ms` (a JS number).
+pub fn derive(packed: &[u8], time_ms: f64) -> Result<String> {
+    Ok(derive_id(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_string())
+}
+
+/// [`derive_text`] of a request followed by its time: `packed request || f64le(time_ms)`,
+/// so that one buffer is the whole call. Bytes after the time are ignored.
+pub fn derive_timed(buf: &[u8]) -> Result<[u8; 26]> {
+    let mut r = Request::parse(buf)?;
+    let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
+    r.with_fields(|r, fields| {
+        let t = samekey::timestamp::from_millis_f64(r.f64()?)?;
+        Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?.to_text_bytes())
+    })
+}
+
+/// [`derive`] as the 26 ASCII bytes of the text, without allocating.
+pub fn derive_text(packed: &[u8], time_ms: f64) -> Result<[u8; 26]> {
+    Ok(derive_id(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_text_bytes())
+}
+
+/// The ids of rows of `width` fields each, one per time, handed to `out` in order.
+pub fn derive_many_ids(
+    packed: &[u8],
+    width: usize,
+    times: impl IntoIterator<Item = core::result::Result<u64, Error>>,
+    mut out: impl FnMut(Ulid),
+) -> Result<()> {
+    if width == 0 {
+        return Err(Error::NoFields.into());
+    }
+    let mut r = Request::parse(packed)?;
+    let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
+    let mut row = Vec::with_capacity(width);
+    for t in times {
+        row.clear();
+        for _ in 0..width {
+            row.push(r.item()?);
+        }
+        out(deriver.derive(t?, &row)?);
+    }
+    Ok(())
+}
+
+/// The ids of `times.len()` rows of `width` fields, as one string of 26-character ULIDs.
+pub fn derive_many(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<String> {
+    let mut out = Vec::with_capacity(26 * times_ms.len());
+    let times = times_ms
+        .iter()
+        .map(|&t| samekey::timestamp::from_millis_f64(t));
+    derive_many_ids(packed, width, times, |id| {
+        out.extend_from_slice(&id.to_text_bytes())
+    })?;
+    String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
+}
+
+/// [`derive_many`] with the fields as UTF-16 text, as a JavaScript engine holds it: every
+/// field of every row, row by row, concatenated in `units`, field `i` being `lengths[i]`
+/// units long. `packed` carries the settings (scheme, namespace, secret) and no field.
+/// The ids' text (26 ASCII bytes each) is appended to `out`, which the caller may reuse
+/// from batch to batch; on an error `out` holds the ids before the failing row.
+pub fn derive_many_utf16(
+    packed: &[u8],
+    width: usize,
+    times_ms: &[f64],
+    units: &[u16],
+    lengths: &[u32],
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    if width == 0 {
+        return Err(Error::NoFields.into());
+    }
+    if lengths.len() != width * times_ms.len() {
+        return Err(WireError::Malformed("one length per field of every row"));
+    }
+    let r = Request::parse(packed)?;
+    let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
+    out.reserve(26 * times_ms.len());
+    let (mut utf8, mut ends) = (Vec::new(), Vec::with_capacity(width));
+    let mut at = 0usize;
+    for (row, &t) in lengths.chunks_exact(width).zip(times_ms) {
+        let row_len = row
+            .iter()
+            .fold(0usize, |a, &n| a.saturating_add(n as usize));
+        let text = units
+            .get(at..at.saturating_add(row_len))
+            .ok_or(WireError::Malformed("the lengths exceed the text"))?;
+        at += row_len;
+        utf8.clear();
+        ends.clear();
+        // A fold without early exit, which compiles to vector instructions.
+        if text.iter().fold(0, |any, &u| any | u) < 0x80 {
+            // ASCII: one narrowing copy of the row, and UTF-8 offsets equal UTF-16 ones.
+            utf8.extend(text.iter().map(|&u| u as u8));
+            let mut end = 0;
+            ends.extend(row.iter().map(|&n| {
+                end += n as usize;
+                end
+            }));
+        } else {
+            // Field by field, so that a surrogate pair split across two fields is an error.
+            let mut start = 0;
+            for &n in row {
+                samekey::text::push_utf16(&text[start..start + n as usize], &mut utf8)?;
+                ends.push(utf8.len());
+                start += n as usize;
+            }
+        }
+        // Rows of up to 4 fields (nearly all) slice the buffer without allocating.
+        let mut few: [&[u8]; 4] = [&[]; 4];
+        let mut many: Vec<&[u8]> = Vec::new();
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
+            if width <= few.len() {
+                few[i] = &utf8[start..end];
+            } else {
+                many.push(&utf8[start..end]);
+            }
+            start = end;
+        }
+        let fields = if width <= few.len() {
+            &few[..width]
+        } else {
+            &many[..]
+        };
+        let id = deriver.derive(samekey::timestamp::from_millis_f64(t)?, fields)?;
+        out.extend_from_slice(&id.to_text_bytes());
+    }
+    if at != units.len() {
+        return Err(WireError::Malformed("the text is longer than its lengths"));
+    }
+    Ok(())
+}
+
+/// The exact bytes hashed for a request's id (spec §4.2, §4.3).
+pub fn ulid_message(packed: &[u8]) -> Result<Vec<u8>> {
+    let mut r = Request::parse(packed)?;
+    let fields = r.fields(r.count)?;
+    Ok(samekey::ulid_message(r.primary()?, r.namespace, &fields)?)
+}
+
+/// `scheme ULID scheme ULID ...`: the id under every accepted scheme that takes the inputs.
+pub fn candidates(packed: &[u8], time_ms: f64) -> Result<String> {
+    candidates_at(packed, samekey::timestamp::from_millis_f64(time_ms)?)
+}
+
+/// [`candidates`] at checked milliseconds.
+pub fn candidates_at(packed: &[u8], t: u64) -> Result<String> {
+    let mut r = Request::parse(packed)?;
+    let fields = r.fields(r.count)?;
+    let found = r
+        .ring()?
+        .candidate_ulids(t, r.namespace, &fields, r.secret)?;
+    let parts: Vec<String> = found
+        .iter()
+        .map(|(s, id)| alloc::format!("{s} {id}"))
+        .collect();
+    Ok(parts.join(" "))
+}
+
+/// The accepted scheme that derived `ulid` from the request's inputs.
+pub fn verify(packed: &[u8], ulid: &str, time_ms: f64) -> Result<&'static str> {
+    let id: Ulid = ulid.parse()?;
+    verify_id(packed, &id, samekey::timestamp::from_millis_f64(time_ms)?)
+}
+
+/// The accepted scheme that derived `id` from the request's inputs at `t`.
+pub fn verify_id(packed: &[u8], id: &Ulid, t: u64) -> Result<&'static str> {
+    let mut r = Request::parse(packed)?;
+    let fields = r.fields(r.count)?;
+    Ok(r.ring()?
+        .verify_ulid(id, t, r.namespace, &fields, r.secret)?
+        .as_str())
+}
+
+pub(crate) fn ring_of(codes: &[u8]) -> Result<KeyRing> {
+    let schemes = codes
+        .iter()
+        .map(|&c| scheme_of(c))
+        .collect::<Result<Vec<_>>>()?;
+    let (primary, rest) = schemes
+        .split_first()
+        .ok_or(WireError::Malformed("no scheme"))?;
+    Ok(KeyRing::new(*primary, rest)?)
+}
+
+/// The accepted scheme of a key text, for a ring given by its codes.
+pub fn scheme_of_key(codes: &[u8], key: &str) -> Result<&'static str> {
+    Ok(ring_of(codes)?.scheme_of_key(key)?.as_str())
+}
+
+/// A revision key under a ring (the content hash's scheme must be accepted).
+pub fn ring_revision_key(
+    codes: &[u8],
+    content_hash: &str,
+    parent: Option<&str>,
+    secret: Option<&[u8]>,
+) -> Result<String> {
+    let content: samekey::ContentHash = content_hash.parse()?;
+    Ok(ring_of(codes)?
+        .derive_revision(parent, &content, secret)?
+        .to_string())
+}
