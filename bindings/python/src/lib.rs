@@ -5,6 +5,8 @@ mod content;
 mod convert;
 mod errors;
 mod keyring;
+mod revision;
+mod time;
 mod ulid;
 
 use pyo3::prelude::*;
@@ -25,11 +27,11 @@ fn _samekey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(content::canonical_json_text, m)?)?;
     m.add_function(wrap_pyfunction!(content::content_hash_json, m)?)?;
     m.add_function(wrap_pyfunction!(content::content_hash_json_text, m)?)?;
-    m.add_function(wrap_pyfunction!(keyring::revision_key, m)?)?;
-    m.add_function(wrap_pyfunction!(keyring::needs_write, m)?)?;
-    m.add_function(wrap_pyfunction!(keyring::parse_rfc3339, m)?)?;
-    m.add_function(wrap_pyfunction!(keyring::revision_message, m)?)?;
-    m.add_function(wrap_pyfunction!(keyring::parse_key, m)?)?;
+    m.add_function(wrap_pyfunction!(revision::revision_key, m)?)?;
+    m.add_function(wrap_pyfunction!(revision::needs_write, m)?)?;
+    m.add_function(wrap_pyfunction!(time::parse_rfc3339, m)?)?;
+    m.add_function(wrap_pyfunction!(revision::revision_message, m)?)?;
+    m.add_function(wrap_pyfunction!(revision::parse_key, m)?)?;
     m.add_function(wrap_pyfunction!(ulid::ulid_message, m)?)?;
     Ok(())
 }
