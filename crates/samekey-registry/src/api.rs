@@ -85,11 +85,7 @@ pub fn router(state: Arc<AppState>) -> Router {
 
 /// One log line and the metrics of every request, errors with their code.
 async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or("unmatched", |p| p.as_str())
-        .to_string();
+    let route = request.extensions().get::<MatchedPath>().cloned();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let started = Instant::now();
@@ -97,7 +93,8 @@ async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Nex
     let response = next.run(request).await;
     let took = started.elapsed();
     let code = response.extensions().get::<ErrorCode>().map(|c| c.0);
-    state.metrics.request_finished(&route, took, code);
+    let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+    state.metrics.request_finished(route, took, code);
     drop(in_flight);
     let status = response.status().as_u16();
     let ms = took.as_secs_f64() * 1e3;
@@ -221,9 +218,9 @@ async fn register_revision(
     let media_type = register::media_type(content_type)
         .ok_or_else(|| ApiError::UnsupportedMediaType(content_type.map(str::to_string)))?;
     let limits = state.limits;
-    crate::body::check_declared(&headers, limits.body_bytes)?;
+    let declared = crate::body::check_declared(&headers, limits.body_bytes)?;
     let parent = register::parse_parent(&state.registrar.ring, query.parent.as_deref())?;
-    let bytes = crate::body::read(body, &headers, limits.body_bytes, limits.body_timeout).await?;
+    let bytes = crate::body::read(body, declared, limits.body_bytes, limits.body_timeout).await?;
     let (stored, created) = state.registrar.register(media_type, bytes, parent).await?;
     let status = if created {
         StatusCode::CREATED

@@ -64,15 +64,6 @@ impl Tokens {
         })
     }
 
-    /// Only the given write tokens, reads public (for tests and embedding).
-    pub fn writes_only(tokens: &[&str]) -> Tokens {
-        Tokens {
-            write: tokens.iter().map(|t| t.to_string()).collect(),
-            read: Vec::new(),
-            public_reads: true,
-        }
-    }
-
     pub fn is_enabled(&self) -> bool {
         !self.write.is_empty()
     }
@@ -102,7 +93,7 @@ fn any_matches(tokens: &[String], given: &str) -> bool {
         .fold(false, |found, t| found | token_matches(t, given))
 }
 
-pub fn token_matches(expected: &str, given: &str) -> bool {
+fn token_matches(expected: &str, given: &str) -> bool {
     // ct_eq on slices of different lengths is false without comparing contents; the
     // length of a token is not the secret.
     bool::from(expected.as_bytes().ct_eq(given.as_bytes()))

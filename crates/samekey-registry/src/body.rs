@@ -20,26 +20,26 @@ pub fn declared_length(headers: &HeaderMap) -> Option<u64> {
         .ok()
 }
 
-/// 413 before reading anything when the declared length is over `limit`.
-pub fn check_declared(headers: &HeaderMap, limit: usize) -> Result<(), ApiError> {
+/// What a body of at most `limit` bytes may declare: 413 before reading anything when
+/// its declared length is over the limit; else the declared length (0 if none), which
+/// [`read`] allocates at once.
+pub fn check_declared(headers: &HeaderMap, limit: usize) -> Result<usize, ApiError> {
     match declared_length(headers) {
         Some(n) if n > limit as u64 => Err(ApiError::PayloadTooLarge { limit }),
-        _ => Ok(()),
+        declared => Ok(declared.map_or(0, |n| n as usize)),
     }
 }
 
 /// The whole body, or 413 once more than `limit` bytes arrived, or 408 when it takes
-/// longer than `timeout` in all.
+/// longer than `timeout` in all. `capacity` is what [`check_declared`] returned: one
+/// allocation of the declared size instead of doubling growth (which would hold up to
+/// twice the body while copying).
 pub async fn read(
     body: Body,
-    headers: &HeaderMap,
+    capacity: usize,
     limit: usize,
     timeout: Duration,
 ) -> Result<Vec<u8>, ApiError> {
-    check_declared(headers, limit)?;
-    // One allocation of the declared size instead of doubling growth (which would hold
-    // up to twice the body while copying).
-    let capacity = declared_length(headers).map_or(0, |n| n as usize);
     let collect = async move {
         let mut out = Vec::with_capacity(capacity);
         let mut body = body;

@@ -126,13 +126,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 impl ServeArgs {
     /// The arguments of `samekey serve` with every default, on `database`.
     pub fn defaults(database: &str) -> ServeArgs {
+        ServeArgs::from_flags(["--database", database])
+    }
+
+    /// The arguments these command-line flags give (for tests and embedding); exits
+    /// with clap's message on a bad flag, as the command would.
+    pub fn from_flags<'a>(flags: impl IntoIterator<Item = &'a str>) -> ServeArgs {
         use clap::Parser;
         #[derive(clap::Parser)]
         struct Wrapper {
             #[command(flatten)]
             args: ServeArgs,
         }
-        Wrapper::parse_from(["samekey-registry", "--database", database]).args
+        Wrapper::parse_from(std::iter::once("samekey-registry").chain(flags)).args
     }
 
     fn request_limits(&self) -> RequestLimits {
@@ -221,10 +227,9 @@ pub async fn run(
         primary = %args.scheme, tokens = state.tokens.is_enabled(), max_connections,
         "samekey registry started");
     let app = router(state.clone());
-    let shutdown_began = server::run(listener, app, limits, state.metrics.clone(), signal).await;
+    let deadline = server::run(listener, app, limits, state.metrics.clone(), signal).await;
     // Registrations whose body had arrived finish too (their clients may have left), but
     // not past the deadline: an unfinished one is rolled back and was never acknowledged.
-    let deadline = shutdown_began + args.shutdown_timeout;
     match tokio::time::timeout_at(deadline, state.registrar.finished()).await {
         Ok(()) => state.registrar.db.close().await,
         Err(_) => tracing::warn!("shutdown deadline reached with registrations unfinished"),

@@ -86,7 +86,11 @@ impl Metrics {
         }
         let secs = took.as_secs_f64();
         let mut latency = self.latency.lock().unwrap();
-        let h = latency.entry(route.to_string()).or_default();
+        // The route's text is copied once, when the route is first seen.
+        if !latency.contains_key(route) {
+            latency.insert(route.to_string(), Histogram::default());
+        }
+        let h = latency.get_mut(route).expect("inserted above");
         if let Some(i) = BUCKETS.iter().position(|&b| secs <= b) {
             h.counts[i] += 1;
         }

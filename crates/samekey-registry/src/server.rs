@@ -43,7 +43,7 @@ pub struct Limits {
 
 /// Serves `app` on `listener` until `signal` resolves, then stops accepting, lets the
 /// connections finish their requests (idle ones close at once), and after
-/// `shutdown_timeout` drops those still open. Returns when the shutdown began.
+/// `shutdown_timeout` drops those still open. Returns that deadline.
 pub async fn run(
     listener: TcpListener,
     app: Router,
@@ -80,11 +80,11 @@ pub async fn run(
                 drain_tx.send_modify(|tick| *tick += 1);
                 tokio::select! {
                     _ = &mut signal => break,
-                    Some(_) = connections.join_next(), if !connections.is_empty() => continue,
                     slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
                 }
             }
         };
+        // Finished connections are reaped here (their slots are back already).
         while connections.try_join_next().is_some() {}
         let (stream, _peer) = tokio::select! {
             _ = &mut signal => break,
@@ -117,8 +117,7 @@ pub async fn run(
         "shutting down: finishing requests in flight"
     );
     let _ = shutdown_tx.send(true);
-    let began = Instant::now();
-    let deadline = began + limits.shutdown_timeout;
+    let deadline = Instant::now() + limits.shutdown_timeout;
     while !connections.is_empty() {
         match tokio::time::timeout_at(deadline, connections.join_next()).await {
             Ok(_) => {}
@@ -135,7 +134,7 @@ pub async fn run(
             }
         }
     }
-    began
+    deadline
 }
 
 /// What the accept loop tells every connection.
