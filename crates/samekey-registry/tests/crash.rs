@@ -6,7 +6,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{client, fresh_db, get_json, Backend, Server};
+use common::{client, fresh_db, get_json, post, Backend, Server};
 
 fn payload(i: usize) -> String {
     format!(r#"{{"item":{i},"note":"crash test"}}"#)
@@ -94,13 +94,13 @@ async fn acknowledged_revisions_survive_kill_9(backend: Backend) {
     // Every payload sent, once more: the ones stored are found, the others created; no
     // payload ends up twice.
     for i in 0..attempted {
-        let r = client
-            .post(server.url("/v1/revisions"))
-            .header("content-type", "application/json")
-            .body(payload(i))
-            .send()
-            .await
-            .unwrap();
+        let r = post(
+            &client,
+            &server.url("/v1/revisions"),
+            "application/json",
+            payload(i),
+        )
+        .await;
         assert!(r.status().as_u16() == 200 || r.status().as_u16() == 201);
     }
     assert_eq!(db.counts().await, (attempted as i64, attempted as i64));

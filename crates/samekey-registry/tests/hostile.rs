@@ -9,7 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{client, fresh_db, memory, problem, token_file, Backend, Server};
+use common::{client, fresh_db, get_text, memory, post, problem, token_file, Backend, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Mutex;
@@ -104,14 +104,7 @@ async fn kept_alive(server: &Server) -> TcpStream {
 
 /// `samekey_registry_connections_closed_total{reason}` as the server reports it now.
 async fn closed_by_server(client: &reqwest::Client, server: &Server, reason: &str) -> u64 {
-    let metrics = client
-        .get(server.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = get_text(client, server, "/metrics").await;
     let series = format!("samekey_registry_connections_closed_total{{reason=\"{reason}\"}} ");
     metrics
         .lines()
@@ -236,7 +229,7 @@ async fn refusals_come_before_100_continue_and_before_the_body() {
 async fn slowloris_is_cut_off_and_honest_clients_still_register() {
     let _serial = serial().await;
     const SLOW: usize = 1000;
-    assert!(common::raise_open_files() > 2 * SLOW as u64 + 100);
+    assert!(common::raise_open_files() > 2 * SLOW + 100);
     let db = fresh_db(Backend::Sqlite).await;
     let header_timeout = Duration::from_secs(2);
     let server = Server::start(&db, &["--header-timeout", "2s"]);
@@ -266,13 +259,14 @@ async fn slowloris_is_cut_off_and_honest_clients_still_register() {
     let honest = client();
     for i in 0..5 {
         let t = Instant::now();
-        let r = honest
-            .post(server.url("/v1/revisions"))
-            .header("content-type", "application/json")
-            .body(format!(r#"{{"honest":{i}}}"#))
-            .send()
-            .await
-            .unwrap();
+        let url = server.url("/v1/revisions");
+        let r = post(
+            &honest,
+            &url,
+            "application/json",
+            format!(r#"{{"honest":{i}}}"#),
+        )
+        .await;
         assert_eq!(r.status(), 201);
         let took = t.elapsed();
         assert!(
@@ -353,13 +347,14 @@ async fn a_client_that_does_not_read_its_answer_is_closed() {
     let db = fresh_db(Backend::Sqlite).await;
     let server = Server::start(&db, &["--send-timeout", "1s", "--body-limit", "20000000"]);
     let client = client();
-    let r = client
-        .post(server.url("/v1/revisions"))
-        .header("content-type", "application/octet-stream")
-        .body(vec![7u8; 8 << 20])
-        .send()
-        .await
-        .unwrap();
+    let url = server.url("/v1/revisions");
+    let r = post(
+        &client,
+        &url,
+        "application/octet-stream",
+        vec![7u8; 8 << 20],
+    )
+    .await;
     let key = r.json::<serde_json::Value>().await.unwrap()["key"]
         .as_str()
         .unwrap()
@@ -502,14 +497,10 @@ async fn healthz_stays_fast_while_large_json_is_hashed() {
         .map(|body| {
             let (client, url) = (client.clone(), server.url("/v1/revisions"));
             tokio::spawn(async move {
-                let r = client
-                    .post(url)
-                    .header("content-type", "application/json")
-                    .body(body)
-                    .send()
+                post(&client, &url, "application/json", body)
                     .await
-                    .unwrap();
-                r.status().as_u16()
+                    .status()
+                    .as_u16()
             })
         })
         .collect();
@@ -553,13 +544,13 @@ async fn large_json_costs_at_most_four_times_its_size_in_memory() {
     let body = large_json(0, 16 << 20);
     let size = body.len() as u64;
     let (_, before) = memory(server.pid());
-    let r = client()
-        .post(server.url("/v1/revisions"))
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let r = post(
+        &client(),
+        &server.url("/v1/revisions"),
+        "application/json",
+        body,
+    )
+    .await;
     assert_eq!(r.status(), 201);
     let (_, after) = memory(server.pid());
     let ratio = (after - before) as f64 / size as f64;
@@ -588,13 +579,13 @@ async fn a_registration_completes_after_its_client_leaves(backend: Backend) {
         assert!(Instant::now() < until, "the registration did not complete");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let r = client()
-        .post(server.url("/v1/revisions"))
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let r = post(
+        &client(),
+        &server.url("/v1/revisions"),
+        "application/json",
+        body,
+    )
+    .await;
     assert_eq!(r.status(), 200, "the retry finds it");
 }
 

@@ -6,7 +6,7 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use common::{client, fresh_db, get_json, post_json, Backend, Server};
+use common::{client, fresh_db, get_json, get_text, post, post_json, Backend, Server};
 
 async fn reads_return_metadata_data_and_history(backend: Backend) {
     let db = fresh_db(backend).await;
@@ -14,13 +14,14 @@ async fn reads_return_metadata_data_and_history(backend: Backend) {
     let client = client();
     let (_, root) = post_json(&client, &server, None, r#"{"z": 1.50, "a": "x"}"#).await;
     let root_key = root["key"].as_str().unwrap();
-    let child = client
-        .post(server.url(&format!("/v1/revisions?parent={root_key}")))
-        .header("content-type", "application/octet-stream")
-        .body(vec![0u8, 159, 146, 150])
-        .send()
-        .await
-        .unwrap();
+    let url = server.url(&format!("/v1/revisions?parent={root_key}"));
+    let child = post(
+        &client,
+        &url,
+        "application/octet-stream",
+        vec![0u8, 159, 146, 150],
+    )
+    .await;
     assert_eq!(child.status(), 201);
     let child: serde_json::Value = child.json().await.unwrap();
     let child_key = child["key"].as_str().unwrap();
@@ -87,14 +88,7 @@ on_both_backends!(
 async fn openapi_document_matches_the_routes() {
     let db = fresh_db(Backend::Sqlite).await;
     let server = Server::start(&db, &[]);
-    let served = client()
-        .get(server.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let served = get_text(&client(), &server, "/openapi.json").await;
     assert_eq!(served, samekey_registry::api::OPENAPI);
     let doc: serde_json::Value = serde_json::from_str(&served).unwrap();
     let mut documented: Vec<(String, String)> = doc["paths"]

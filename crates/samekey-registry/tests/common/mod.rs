@@ -171,6 +171,34 @@ pub fn client() -> reqwest::Client {
         .unwrap()
 }
 
+/// POSTs `body` with this content type to `url`; the response.
+pub async fn post(
+    client: &reqwest::Client,
+    url: &str,
+    content_type: &str,
+    body: impl Into<reqwest::Body>,
+) -> reqwest::Response {
+    client
+        .post(url)
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The text of `GET path`.
+pub async fn get_text(client: &reqwest::Client, server: &Server, path: &str) -> String {
+    client
+        .get(server.url(path))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 pub async fn post_json(
     client: &reqwest::Client,
     server: &Server,
@@ -181,13 +209,7 @@ pub async fn post_json(
     if let Some(p) = parent {
         url = format!("{url}?parent={p}");
     }
-    let response = client
-        .post(url)
-        .header("content-type", "application/json")
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap();
+    let response = post(client, &url, "application/json", body.to_string()).await;
     let status = response.status().as_u16();
     (status, response.json().await.unwrap())
 }
@@ -203,13 +225,7 @@ pub async fn post_all(
         .map(|url| {
             let client = client.clone();
             tokio::spawn(async move {
-                let r = client
-                    .post(url)
-                    .header("content-type", "application/json")
-                    .body(body)
-                    .send()
-                    .await
-                    .unwrap();
+                let r = post(&client, &url, "application/json", body).await;
                 (r.status().as_u16(), r.bytes().await.unwrap())
             })
         })
@@ -250,16 +266,10 @@ macro_rules! on_both_backends {
 /// The router of a server on `db` with these command-line flags, for in-process requests
 /// (`Router::oneshot`): no sockets, no process.
 pub async fn app(db: &TestDb, flags: &[&str]) -> axum::Router {
-    use clap::Parser;
-    #[derive(Parser)]
-    struct Wrapper {
-        #[command(flatten)]
-        args: samekey_registry::ServeArgs,
-    }
-    let argv = ["samekey-registry", "--database", &db.url]
+    let flags = ["--database", db.url.as_str()]
         .into_iter()
         .chain(flags.iter().copied());
-    let args = Wrapper::parse_from(argv).args;
+    let args = samekey_registry::ServeArgs::from_flags(flags);
     samekey_registry::router(samekey_registry::state(&args).await.unwrap())
 }
 
@@ -357,14 +367,8 @@ pub fn token_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// Lets this test process open as many sockets as the hard limit allows.
-pub fn raise_open_files() -> u64 {
-    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
-    let limit = getrlimit(Resource::Nofile);
-    let raised = Rlimit {
-        current: limit.maximum,
-        maximum: limit.maximum,
-    };
-    setrlimit(Resource::Nofile, raised).unwrap();
-    raised.current.unwrap_or(u64::MAX)
+/// Lets this test process open as many sockets as the hard limit allows (the server's
+/// own start-up step); the limit it then has.
+pub fn raise_open_files() -> usize {
+    samekey_registry::server::connections_within_open_files(usize::MAX, 0)
 }
