@@ -131,6 +131,7 @@ func NewKeyRing(primary string, accepted ...string) (*KeyRing, error) {
 // list is ErrUnknownScheme.
 func KeyRingOf(accept []string) (*KeyRing, error) {
 	// C strings in C memory: the array of pointers passed to C may not hold Go pointers.
+	// One slot more than needed, so that &names[0] exists for an empty list too.
 	names := unsafe.Slice((**C.char)(C.malloc(C.size_t(len(accept)+1)*C.size_t(unsafe.Sizeof((*C.char)(nil))))), len(accept)+1)
 	defer C.free(unsafe.Pointer(&names[0]))
 	for i, a := range accept {

@@ -630,10 +630,10 @@ function parseKey(key) {
   return { kind, scheme, canonical };
 }
 
-/** Derives under `primary` and recognises every scheme of `accepted` (spec §9). */
 // Marks a constructor call from KeyRing.fromAccept (private fields need the constructor).
 const FROM_ACCEPT = Symbol('fromAccept');
 
+/** Derives under `primary` and recognises every scheme of `accepted` (spec §9). */
 class KeyRing {
   #codes;
   #schemes;
