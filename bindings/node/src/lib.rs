@@ -76,7 +76,7 @@ pub fn shared_scratch(env: &Env) -> Result<napi::bindgen_prelude::Unknown<'_>> {
 #[napi]
 pub fn derive_shared() -> Result<Latin1String> {
     shared_scratch::with(|buf| {
-        let text = wire::derive_timed(buf).js()?;
+        let text = wire::derive_ascii_trailing_js_ms(buf).js()?;
         Ok(Latin1String::from(
             String::from_utf8_lossy(&text).into_owned(),
         ))
@@ -85,7 +85,7 @@ pub fn derive_shared() -> Result<Latin1String> {
 
 #[napi]
 pub fn derive_packed<'env>(env: &'env Env, packed: &[u8], time_ms: f64) -> Result<JsString<'env>> {
-    let text = wire::derive_text(packed, time_ms).js()?;
+    let text = wire::derive_ascii_js_ms(packed, time_ms).js()?;
     env.create_string_latin1(text)
         .map_err(|e| errors::type_error(format!("id: {e}")))
 }
@@ -97,7 +97,7 @@ pub fn derive_many_packed(
     width: u32,
     times_ms: Float64Array,
 ) -> Result<Latin1String> {
-    wire::derive_many(packed, width as usize, &times_ms)
+    wire::derive_many_js_ms(packed, width as usize, &times_ms)
         .map(Latin1String::from)
         .js()
 }
@@ -114,7 +114,8 @@ pub fn derive_many_utf16<'env>(
     lengths: Uint32Array,
 ) -> Result<JsString<'env>> {
     batch_buffers::with_utf16(env, &text, |units, out| {
-        wire::derive_many_utf16(settings, width as usize, &times_ms, units, &lengths, out).js()
+        wire::derive_many_utf16_js_ms(settings, width as usize, &times_ms, units, &lengths, out)
+            .js()
     })
 }
 
@@ -125,12 +126,14 @@ pub fn ulid_message_packed(packed: &[u8]) -> Result<Buffer> {
 
 #[napi]
 pub fn candidates_packed(packed: &[u8], time_ms: f64) -> Result<String> {
-    wire::candidates(packed, time_ms).js()
+    wire::candidates_js_ms(packed, time_ms).js()
 }
 
 #[napi]
 pub fn verify_packed(packed: &[u8], ulid: String, time_ms: f64) -> Result<String> {
-    wire::verify(packed, &ulid, time_ms).map(String::from).js()
+    wire::verify_js_ms(packed, &ulid, time_ms)
+        .map(String::from)
+        .js()
 }
 
 #[napi]

@@ -75,19 +75,19 @@ pub fn derive_shared() -> Result<()> {
     // SAFETY: one thread, and JavaScript, the only other user of the buffer, is paused
     // during the call.
     let buf = unsafe { &mut *SHARED.0.get() };
-    let text = js(wire::derive_timed(buf))?;
+    let text = js(wire::derive_ascii_trailing_js_ms(buf))?;
     buf[..text.len()].copy_from_slice(&text);
     Ok(())
 }
 
 #[wasm_bindgen(js_name = derivePacked)]
 pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
-    js(wire::derive(packed, time_ms))
+    js(wire::derive_string_js_ms(packed, time_ms))
 }
 
 #[wasm_bindgen(js_name = deriveManyPacked)]
 pub fn derive_many_packed(packed: &[u8], width: u32, times_ms: &[f64]) -> Result<String> {
-    js(wire::derive_many(packed, width as usize, times_ms))
+    js(wire::derive_many_js_ms(packed, width as usize, times_ms))
 }
 
 #[wasm_bindgen(js_name = ulidMessagePacked)]
@@ -97,12 +97,12 @@ pub fn ulid_message_packed(packed: &[u8]) -> Result<Vec<u8>> {
 
 #[wasm_bindgen(js_name = candidatesPacked)]
 pub fn candidates_packed(packed: &[u8], time_ms: f64) -> Result<String> {
-    js(wire::candidates(packed, time_ms))
+    js(wire::candidates_js_ms(packed, time_ms))
 }
 
 #[wasm_bindgen(js_name = verifyPacked)]
 pub fn verify_packed(packed: &[u8], ulid: &str, time_ms: f64) -> Result<String> {
-    js(wire::verify(packed, ulid, time_ms).map(String::from))
+    js(wire::verify_js_ms(packed, ulid, time_ms).map(String::from))
 }
 
 #[wasm_bindgen(js_name = ringSchemeOfKey)]

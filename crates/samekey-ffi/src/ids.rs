@@ -65,7 +65,7 @@ pub(crate) fn derive_rows(
     let checked = times
         .iter()
         .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
-    Ok(wire::derive_many_ids(
+    Ok(wire::derive_many_ms(
         bytes(packed, packed_len)?,
         width,
         checked,
@@ -83,7 +83,7 @@ pub extern "C" fn samekey_derive(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let ulid = wire::derive_id(bytes(packed, packed_len)?, time(time_ms)?)?;
+        let ulid = wire::derive_ms(bytes(packed, packed_len)?, time(time_ms)?)?;
         out(id, 16)?.copy_from_slice(ulid.as_bytes());
         Ok(())
     })
@@ -162,7 +162,7 @@ pub extern "C" fn samekey_candidates(
     call(error, || {
         alloc_string(
             result,
-            wire::candidates_at(bytes(packed, packed_len)?, time(time_ms)?)?,
+            wire::candidates_ms(bytes(packed, packed_len)?, time(time_ms)?)?,
         )
     })
 }
@@ -178,7 +178,7 @@ pub extern "C" fn samekey_verify(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let s = wire::verify_id(bytes(packed, packed_len)?, &id_of(id)?, time(time_ms)?)?;
+        let s = wire::verify_ms(bytes(packed, packed_len)?, &id_of(id)?, time(time_ms)?)?;
         write_text(scheme, 3, s)
     })
 }

@@ -27,20 +27,20 @@ pub fn prepare_ring<S: AsRef<str>>(accept: &[S]) -> Result<Vec<u8>> {
 }
 
 /// The id of a request's fields at `t` (checked milliseconds), under its primary scheme.
-pub fn derive_id(packed: &[u8], t: u64) -> Result<Ulid> {
+pub fn derive_ms(packed: &[u8], t: u64) -> Result<Ulid> {
     let mut r = Request::parse(packed)?;
     let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
     r.with_fields(|_, fields| Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?))
 }
 
 /// The ULID text of a request's fields at `time_ms` (a JS number).
-pub fn derive(packed: &[u8], time_ms: f64) -> Result<String> {
-    Ok(derive_id(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_string())
+pub fn derive_string_js_ms(packed: &[u8], time_ms: f64) -> Result<String> {
+    Ok(derive_ms(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_string())
 }
 
-/// [`derive_text`] of a request followed by its time: `packed request || f64le(time_ms)`,
+/// [`derive_ascii_js_ms`] of a request followed by its time: `packed request || f64le(time_ms)`,
 /// so that one buffer is the whole call. Bytes after the time are ignored.
-pub fn derive_timed(buf: &[u8]) -> Result<[u8; 26]> {
+pub fn derive_ascii_trailing_js_ms(buf: &[u8]) -> Result<[u8; 26]> {
     let mut r = Request::parse(buf)?;
     let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
     r.with_fields(|r, fields| {
@@ -49,13 +49,13 @@ pub fn derive_timed(buf: &[u8]) -> Result<[u8; 26]> {
     })
 }
 
-/// [`derive`] as the 26 ASCII bytes of the text, without allocating.
-pub fn derive_text(packed: &[u8], time_ms: f64) -> Result<[u8; 26]> {
-    Ok(derive_id(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_text_bytes())
+/// [`derive_string_js_ms`] as the 26 ASCII bytes of the text, without allocating.
+pub fn derive_ascii_js_ms(packed: &[u8], time_ms: f64) -> Result<[u8; 26]> {
+    Ok(derive_ms(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_text_bytes())
 }
 
 /// The ids of rows of `width` fields each, one per time, handed to `out` in order.
-pub fn derive_many_ids(
+pub fn derive_many_ms(
     packed: &[u8],
     width: usize,
     times: impl IntoIterator<Item = core::result::Result<u64, Error>>,
@@ -78,23 +78,23 @@ pub fn derive_many_ids(
 }
 
 /// The ids of `times.len()` rows of `width` fields, as one string of 26-character ULIDs.
-pub fn derive_many(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<String> {
+pub fn derive_many_js_ms(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<String> {
     let mut out = Vec::with_capacity(26 * times_ms.len());
     let times = times_ms
         .iter()
         .map(|&t| samekey::timestamp::from_millis_f64(t));
-    derive_many_ids(packed, width, times, |id| {
+    derive_many_ms(packed, width, times, |id| {
         out.extend_from_slice(&id.to_text_bytes())
     })?;
     String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
 }
 
-/// [`derive_many`] with the fields as UTF-16 text, as a JavaScript engine holds it: every
+/// [`derive_many_js_ms`] with the fields as UTF-16 text, as a JavaScript engine holds it: every
 /// field of every row, row by row, concatenated in `units`, field `i` being `lengths[i]`
 /// units long. `packed` carries the settings (scheme, namespace, secret) and no field.
 /// The ids' text (26 ASCII bytes each) is appended to `out`, which the caller may reuse
 /// from batch to batch; on an error `out` holds the ids before the failing row.
-pub fn derive_many_utf16(
+pub fn derive_many_utf16_js_ms(
     packed: &[u8],
     width: usize,
     times_ms: &[f64],
@@ -175,12 +175,12 @@ pub fn ulid_message(packed: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// `scheme ULID scheme ULID ...`: the id under every accepted scheme that takes the inputs.
-pub fn candidates(packed: &[u8], time_ms: f64) -> Result<String> {
-    candidates_at(packed, samekey::timestamp::from_millis_f64(time_ms)?)
+pub fn candidates_js_ms(packed: &[u8], time_ms: f64) -> Result<String> {
+    candidates_ms(packed, samekey::timestamp::from_millis_f64(time_ms)?)
 }
 
-/// [`candidates`] at checked milliseconds.
-pub fn candidates_at(packed: &[u8], t: u64) -> Result<String> {
+/// [`candidates_js_ms`] at checked milliseconds.
+pub fn candidates_ms(packed: &[u8], t: u64) -> Result<String> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
     let found = r
@@ -194,13 +194,13 @@ pub fn candidates_at(packed: &[u8], t: u64) -> Result<String> {
 }
 
 /// The accepted scheme that derived `ulid` from the request's inputs.
-pub fn verify(packed: &[u8], ulid: &str, time_ms: f64) -> Result<&'static str> {
+pub fn verify_js_ms(packed: &[u8], ulid: &str, time_ms: f64) -> Result<&'static str> {
     let id: Ulid = ulid.parse()?;
-    verify_id(packed, &id, samekey::timestamp::from_millis_f64(time_ms)?)
+    verify_ms(packed, &id, samekey::timestamp::from_millis_f64(time_ms)?)
 }
 
 /// The accepted scheme that derived `id` from the request's inputs at `t`.
-pub fn verify_id(packed: &[u8], id: &Ulid, t: u64) -> Result<&'static str> {
+pub fn verify_ms(packed: &[u8], id: &Ulid, t: u64) -> Result<&'static str> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
     Ok(r.ring()?
@@ -208,7 +208,7 @@ pub fn verify_id(packed: &[u8], id: &Ulid, t: u64) -> Result<&'static str> {
         .as_str())
 }
 
-pub(crate) fn ring_of(codes: &[u8]) -> Result<KeyRing> {
+pub(crate) fn ring_from_codes(codes: &[u8]) -> Result<KeyRing> {
     let schemes = codes
         .iter()
         .map(|&c| scheme_of(c))
@@ -221,7 +221,7 @@ pub(crate) fn ring_of(codes: &[u8]) -> Result<KeyRing> {
 
 /// The accepted scheme of a key text, for a ring given by its codes.
 pub fn scheme_of_key(codes: &[u8], key: &str) -> Result<&'static str> {
-    Ok(ring_of(codes)?.scheme_of_key(key)?.as_str())
+    Ok(ring_from_codes(codes)?.scheme_of_key(key)?.as_str())
 }
 
 /// A revision key under a ring (the content hash's scheme must be accepted).
@@ -232,7 +232,7 @@ pub fn ring_revision_key(
     secret: Option<&[u8]>,
 ) -> Result<String> {
     let content: samekey::ContentHash = content_hash.parse()?;
-    Ok(ring_of(codes)?
+    Ok(ring_from_codes(codes)?
         .derive_revision(parent, &content, secret)?
         .to_string())
 }

@@ -13,6 +13,11 @@
 //!
 //! where an item is a little-endian u32 length and its bytes, and a scheme code is the
 //! index in `Scheme::ALL` (v0 = 0, v1 = 1, v2 = 2).
+//!
+//! Names say which time a function takes: `_ms` is checked milliseconds since the Unix
+//! epoch (`u64`, as the C ABI passes them); `_js_ms` is a JavaScript number of
+//! milliseconds (`f64`), checked here as spec §8.2 says (an integer in the ULID range).
+//! `ascii` results are the 26 bytes of a ULID's text, `string` results its `String`.
 
 #![no_std]
 extern crate alloc;
@@ -48,18 +53,24 @@ mod tests {
         let t = 1714564800000.0;
         let mut timed = packed.clone();
         timed.extend_from_slice(&f64::to_le_bytes(t));
-        let want = derive(&packed, t).unwrap();
-        assert_eq!(derive_timed(&timed).unwrap(), want.as_bytes());
+        let want = derive_string_js_ms(&packed, t).unwrap();
+        assert_eq!(
+            derive_ascii_trailing_js_ms(&timed).unwrap(),
+            want.as_bytes()
+        );
         timed.extend_from_slice(b"ignored");
-        assert_eq!(derive_timed(&timed).unwrap(), want.as_bytes());
+        assert_eq!(
+            derive_ascii_trailing_js_ms(&timed).unwrap(),
+            want.as_bytes()
+        );
         assert!(matches!(
-            derive_timed(&timed[..packed.len() + 7]),
+            derive_ascii_trailing_js_ms(&timed[..packed.len() + 7]),
             Err(WireError::Malformed("truncated time"))
         ));
         let mut fractional = packed.clone();
         fractional.extend_from_slice(&f64::to_le_bytes(1.5));
         assert!(matches!(
-            derive_timed(&fractional),
+            derive_ascii_trailing_js_ms(&fractional),
             Err(WireError::Core(Error::InvalidTimestamp(_)))
         ));
     }
@@ -82,39 +93,38 @@ mod tests {
                 lengths.push(utf16(f).len() as u32);
             }
         }
-        let derive_many_utf16 =
-            |settings: &[u8], width, times: &[f64], text: &[u16], lengths: &[u32]| {
-                let mut out = b"kept ".to_vec();
-                derive_many_utf16(settings, width, times, text, lengths, &mut out)?;
-                let out = String::from_utf8(out).unwrap();
-                Ok::<_, WireError>(out.strip_prefix("kept ").unwrap().to_string())
-            };
-        let want = derive_many(&packed, 2, &times).unwrap();
+        let batch_text = |settings: &[u8], width, times: &[f64], text: &[u16], lengths: &[u32]| {
+            let mut out = b"kept ".to_vec();
+            derive_many_utf16_js_ms(settings, width, times, text, lengths, &mut out)?;
+            let out = String::from_utf8(out).unwrap();
+            Ok::<_, WireError>(out.strip_prefix("kept ").unwrap().to_string())
+        };
+        let want = derive_many_js_ms(&packed, 2, &times).unwrap();
         assert_eq!(
-            derive_many_utf16(&settings, 2, &times, &text, &lengths).unwrap(),
+            batch_text(&settings, 2, &times, &text, &lengths).unwrap(),
             want
         );
         let short = &lengths[..3];
         assert!(matches!(
-            derive_many_utf16(&settings, 2, &times, &text, short),
+            batch_text(&settings, 2, &times, &text, short),
             Err(WireError::Malformed(_))
         ));
         assert!(matches!(
-            derive_many_utf16(&settings, 2, &times, &text[1..], &lengths),
+            batch_text(&settings, 2, &times, &text[1..], &lengths),
             Err(WireError::Malformed(_))
         ));
         let mut long = text.clone();
         long.push(0x61);
         assert!(matches!(
-            derive_many_utf16(&settings, 2, &times, &long, &lengths),
+            batch_text(&settings, 2, &times, &long, &lengths),
             Err(WireError::Malformed(_))
         ));
         let lone = [0xD800u16, 0x61, 0x62, 0x63, 0x64];
-        let err = derive_many_utf16(&settings, 2, &times[..1], &lone[..3], &[1, 2]).unwrap_err();
+        let err = batch_text(&settings, 2, &times[..1], &lone[..3], &[1, 2]).unwrap_err();
         assert!(matches!(err, WireError::Core(Error::InvalidString)));
         // A surrogate pair split between two fields leaves each field a lone surrogate.
         let split = utf16("\u{1F600}");
-        let err = derive_many_utf16(&settings, 2, &times[..1], &split, &[1, 1]).unwrap_err();
+        let err = batch_text(&settings, 2, &times[..1], &split, &[1, 1]).unwrap_err();
         assert!(matches!(err, WireError::Core(Error::InvalidString)));
     }
 }
