@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 // SAMEKEY_JS_PACKAGE runs these tests against another package with the same API (samekey-wasm).
 const samekey = require(process.env.SAMEKEY_JS_PACKAGE || 'samekey');
-const { runDocument } = require('../vectors.js');
+const { runDocument } = require('../lib/vectors.mjs');
 
 const file = process.env.SAMEKEY_VECTORS || path.join(__dirname, '..', '..', '..', 'test-vectors', 'samekey.json');
 const text = fs.readFileSync(file, 'utf8');

@@ -1,8 +1,8 @@
 // Browser entry of samekey-wasm: instantiates the module (fetched next to this file),
 // then exports the same API as the Node packages.
 import init, * as native from './web/samekey_web.js';
-import createSamekey from './api.js';
-import { runDocument } from './vectors.js';
+import createSamekey from './lib/api.mjs';
+import { runDocument } from './lib/vectors.mjs';
 
 await init();
 

@@ -1,7 +1,6 @@
 // Builds pkg/: the WebAssembly module for browsers (wasm-bindgen `web` target) and for
 // Node (`nodejs` target), each optimized by wasm-opt, plus the JS API shared with the
-// napi package (../node/api.js and vectors.js: CommonJS for Node, an ES-module copy for
-// browsers) and the entry points in js/.
+// napi package (../node/lib, ES modules) and the entry points in js/.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,12 +33,9 @@ for (const [target, name] of [['web', 'samekey_web'], ['nodejs', 'samekey_node']
 // wasm-bindgen's nodejs output is CommonJS; this package is "type": "module".
 fs.writeFileSync(path.join(pkg, 'node', 'package.json'), '{ "type": "commonjs" }\n');
 
+// The JS API is the napi package's lib/ folder of ES modules, copied as it is.
 const nodeDir = path.join(repo, 'bindings/node');
-const toModule = (source, exportLine) => source.replace(/^'use strict';\n/, '').replace(/^module\.exports = (.*);\n?$/m, exportLine);
-fs.copyFileSync(path.join(nodeDir, 'api.js'), path.join(pkg, 'api.cjs'));
-fs.copyFileSync(path.join(nodeDir, 'vectors.js'), path.join(pkg, 'vectors.cjs'));
-fs.writeFileSync(path.join(pkg, 'api.js'), toModule(fs.readFileSync(path.join(nodeDir, 'api.js'), 'utf8'), 'export default createSamekey;\n'));
-fs.writeFileSync(path.join(pkg, 'vectors.js'), toModule(fs.readFileSync(path.join(nodeDir, 'vectors.js'), 'utf8'), 'export { runDocument, runVector };\n'));
+fs.cpSync(path.join(nodeDir, 'lib'), path.join(pkg, 'lib'), { recursive: true });
 fs.copyFileSync(path.join(nodeDir, 'index.d.ts'), path.join(pkg, 'index.d.ts'));
 for (const entry of fs.readdirSync(path.join(root, 'js'))) fs.copyFileSync(path.join(root, 'js', entry), path.join(pkg, entry));
 console.log(`built ${path.relative(repo, pkg)}`);

@@ -1,6 +1,6 @@
 // Runs every vector of /vectors.json through the browser build and reports the count.
 import samekey, * as namespace from '../pkg/web.js';
-import { runDocument } from '../pkg/vectors.js';
+import { runDocument } from '../pkg/lib/vectors.mjs';
 
 const status = document.getElementById('status');
 try {

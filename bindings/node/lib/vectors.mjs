@@ -1,4 +1,3 @@
-'use strict';
 // Runs samekey test vectors (spec §10) through the public JS API. Used by `selftest()`
 // on the embedded subset and by the tests on the whole shared file; plain JS (no Node
 // built-ins) so that the WebAssembly package runs it in browsers too.
@@ -93,4 +92,4 @@ function runDocument(sk, text) {
   return outcomes;
 }
 
-module.exports = { runDocument, runVector };
+export { runDocument, runVector };

@@ -1,0 +1,39 @@
+// Checks of the arguments the API takes, before they reach the backend.
+import { text, typeName } from './errors.mjs';
+
+export function schemeArg(scheme) {
+  if (typeof scheme !== 'string') throw new TypeError(`scheme must be a string such as 'v1', not ${typeName(scheme)}`);
+  return scheme;
+}
+
+export function secretArg(secret) {
+  if (secret === undefined || secret === null) return undefined;
+  if (secret instanceof Uint8Array) return secret;
+  throw new TypeError(`secret must be a Uint8Array, not ${typeName(secret)}`);
+}
+
+export function namespaceArg(ns) {
+  return ns === undefined ? '' : text(ns, 'namespace');
+}
+
+export function parentArg(parent) {
+  return parent === undefined || parent === null ? undefined : text(parent, 'parent');
+}
+
+const utf8 = new TextEncoder();
+
+/** Bytes to hash: a string's UTF-8 (refusing lone surrogates) or the bytes themselves. */
+export function dataArg(data) {
+  if (typeof data === 'string') return utf8.encode(text(data, 'data'));
+  if (data instanceof Uint8Array) return data;
+  throw new TypeError(`data must be a string or Uint8Array, not ${typeName(data)}`);
+}
+
+/** The fields argument as an array: any iterable except a lone string or byte array. */
+export function fieldList(fields) {
+  if (Array.isArray(fields)) return fields;
+  if (typeof fields === 'string' || fields instanceof Uint8Array || fields == null || typeof fields[Symbol.iterator] !== 'function') {
+    throw new TypeError(`fields must be an array of strings/Uint8Arrays, not ${typeName(fields)}`);
+  }
+  return Array.from(fields);
+}
