@@ -11,7 +11,6 @@ use samekey::{
     parse_rfc3339, ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver, Value,
 };
 use samekey_cli::batch::{self, BatchConfig};
-use samekey_cli::vectors;
 
 use crate::{
     BatchArgs, Command, HashArgs, IdentityArgs, RevisionArgs, SecretArgs, TimeArgs, UlidArgs,
@@ -318,7 +317,7 @@ fn run_vectors(a: VectorsArgs) -> Result<()> {
         message: format!("{}: {e}", a.file.display()),
         exit: 65,
     })?;
-    let outcomes = vectors::run_document(&doc).map_err(|m| CliError {
+    let outcomes = samekey_vectors::run_document(&doc).map_err(|m| CliError {
         code: "invalid_vectors",
         message: m,
         exit: 65,

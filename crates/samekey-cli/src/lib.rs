@@ -1,4 +1,3 @@
 //! Library side of the `samekey` command, shared with its tests.
 
 pub mod batch;
-pub mod vectors;

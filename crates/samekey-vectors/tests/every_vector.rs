@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-#[path = "../../samekey-cli/src/vectors.rs"]
-mod runner;
+use samekey_vectors as runner;
 
 fn vector_file() -> PathBuf {
     match std::env::var_os("SAMEKEY_VECTORS") {

@@ -1,4 +1,4 @@
-//! Runs a samekey test-vector file (spec §10) through the core.
+#![doc = include_str!("../README.md")]
 
 use samekey::{
     canonicalize_json_text, content_hash, content_hash_json, derive_revision, parse_rfc3339,
