@@ -84,9 +84,11 @@ setup-python:
     test -x {{python_venv}}/bin/python || python3 -m venv {{python_venv}}
     {{python_venv}}/bin/python -m pip install --quiet --disable-pip-version-check "./bindings/python[test]"
 
-# The Python binding: pytest (every vector, SAMEKEY_VECTORS honoured) and mypy --strict.
+# The Python binding: pytest (every vector, SAMEKEY_VECTORS honoured), mypy --strict, and
+# stubtest (the .pyi against the installed native module).
 test-python: setup-python
     cd bindings/python && .venv/bin/python -m mypy --strict --no-incremental tests python/samekey examples
+    cd bindings/python && .venv/bin/python -m mypy.stubtest samekey
     {{python_venv}}/bin/python -c "import samekey; print('selftest ok:', samekey.selftest(), 'vectors')"
     cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider
 

@@ -40,7 +40,7 @@ from samekey._samekey import __version__ as _core_version
 from samekey._samekey import parse_key as _parse_key
 
 if TYPE_CHECKING:
-    from samekey._samekey import Field, Time
+    from samekey._types import Field, Time
 
 __version__ = _core_version
 
