@@ -27,7 +27,7 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-kotlin test-swift test-python-sdist test-node-pack test-node test-wasm test-rust test-registry test-examples test-python
+test: setup check-vectors check-versions lint test-ffi test-go test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
@@ -91,6 +91,38 @@ test-python: setup-python
     cd bindings/python && .venv/bin/python -m mypy.stubtest samekey
     {{python_venv}}/bin/python -c "import samekey; print('selftest ok:', samekey.selftest(), 'vectors')"
     cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider
+
+dist_tools := "target/dist-tools"
+
+# The pinned release tools (maturin, ziglang, twine, auditwheel, pypiserver).
+setup-dist-tools:
+    test -x {{dist_tools}}/bin/python || python3 -m venv {{dist_tools}}
+    {{dist_tools}}/bin/pip install --quiet --disable-pip-version-check -r scripts/dist-requirements.txt
+
+# Every release artifact in target/dist/, with SHA256SUMS. Today: the Python wheels of
+# every release target and the sdist (target/dist/python).
+dist: dist-python
+    cd target/dist && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum > SHA256SUMS
+    cat target/dist/SHA256SUMS
+
+# Python wheels for the targets given (every release target by default) and the sdist.
+dist-python *targets: setup-dist-tools
+    scripts/dist-python.sh {{targets}}
+
+# The whole release matrix, built and installed from local registries where it can run here.
+test-dist: dist
+    scripts/test-python-index.sh
+    scripts/test-sdist-no-rust.sh
+    {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
+
+# What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, from a local
+# index into a Debian bullseye root (glibc 2.31), and the sdist without Rust.
+test-dist-fast: setup-dist-tools
+    rm -rf target/dist/python
+    scripts/dist-python.sh x86_64-unknown-linux-gnu
+    scripts/test-python-index.sh
+    scripts/test-sdist-no-rust.sh
+    {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
 
 # Build the Python sdist and install it into a fresh virtualenv (what PyPI users get).
 test-python-sdist: setup-python

@@ -1,3 +1,3 @@
-module samekey.invalid/go
+module github.com/samekey/samekey/bindings/go
 
 go 1.22

@@ -1,4 +1,4 @@
-module samekey.invalid/examples/ferretdb
+module github.com/samekey/samekey/examples/ferretdb
 
 go 1.24
 

@@ -1,10 +1,10 @@
-module samekey.invalid/examples/go
+module github.com/samekey/samekey/examples/go
 
 go 1.25.0
 
 require (
 	go.mongodb.org/mongo-driver/v2 v2.10.0
-	samekey.invalid/go v0.0.0
+	github.com/samekey/samekey/bindings/go v0.0.0
 )
 
 require (
@@ -17,4 +17,4 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 )
 
-replace samekey.invalid/go => ../../bindings/go
+replace github.com/samekey/samekey/bindings/go => ../../bindings/go

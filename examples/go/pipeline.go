@@ -24,7 +24,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	samekey "samekey.invalid/go"
+	samekey "github.com/samekey/samekey/bindings/go"
 )
 
 const namespace = "posts"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The Python release artifacts in target/dist/python: an abi3 wheel per target given (all
+# release targets by default) and the sdist. Linux and macOS wheels are cross-built with
+# zig as the linker (the ziglang package from PyPI), which pins the glibc version the
+# manylinux2014 tag promises (2.17); Windows is built for the GNU target with Debian's
+# mingw-w64, pyo3 making the Python import library itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools="$PWD/target/dist-tools/bin"
+out="$PWD/target/dist/python"
+export PATH="$tools:$PATH"
+all=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl
+     aarch64-unknown-linux-musl x86_64-apple-darwin aarch64-apple-darwin x86_64-pc-windows-gnu)
+targets=("${@:-${all[@]}}")
+mkdir -p "$out"
+for target in "${targets[@]}"; do
+  rustup target list --installed | grep -qx "$target" || rustup target add "$target" >/dev/null
+  case "$target" in
+    *-linux-gnu) flags=(--zig --compatibility manylinux2014) ;;
+    *-linux-musl) flags=(--zig --compatibility musllinux_1_2) ;;
+    *-apple-darwin) flags=(--zig) ;;
+    *-windows-gnu)
+      command -v x86_64-w64-mingw32-gcc >/dev/null || (apt-get update -qq && apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null)
+      flags=() ;;
+  esac
+  echo "dist-python: $target" >&2
+  (cd bindings/python && maturin build --quiet --release --target "$target" "${flags[@]}" -o "$out")
+done
+(cd bindings/python && maturin sdist -o "$out")
+twine check --strict "$out"/*
