@@ -25,6 +25,16 @@ for target in "${targets[@]}"; do
   esac
   echo "dist-python: $target" >&2
   (cd bindings/python && maturin build --quiet --release --target "$target" "${flags[@]}" -o "$out")
+  if [[ "$target" == *-linux-musl ]]; then
+    # zig's musl names the C library `libc.so`, which Alpine has only with musl-dev
+    # installed; the musllinux name is `libc.musl-<arch>.so.1`, present on every musl system.
+    arch=${target%%-*}
+    wheel=$(ls "$out"/samekey-*-musllinux_*_"$arch".whl)
+    tmp=$(mktemp -d)
+    wheel unpack --dest "$tmp" "$wheel" >/dev/null
+    patchelf --replace-needed libc.so "libc.musl-$arch.so.1" "$tmp"/samekey-*/samekey/_samekey.abi3.so
+    rm "$wheel" && wheel pack --dest-dir "$out" "$tmp"/samekey-* >/dev/null && rm -rf "$tmp"
+  fi
 done
 (cd bindings/python && maturin sdist -o "$out")
 twine check --strict "$out"/*
