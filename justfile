@@ -114,15 +114,18 @@ test-dist: dist
     scripts/test-python-index.sh
     scripts/test-sdist-no-rust.sh
     {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
+    just test-bundlers
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, from a local
-# index into a Debian bullseye root (glibc 2.31), and the sdist without Rust.
+# index into a Debian bullseye root (glibc 2.31), the sdist without Rust, and samekey-wasm
+# bundled by esbuild (ESM and IIFE) in Chromium.
 test-dist-fast: setup-dist-tools
     rm -rf target/dist/python
     scripts/dist-python.sh x86_64-unknown-linux-gnu
     scripts/test-python-index.sh
     scripts/test-sdist-no-rust.sh
     {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
+    just test-bundlers esbuild esbuild-iife
 
 # Build the Python sdist and install it into a fresh virtualenv (what PyPI users get).
 test-python-sdist: setup-python
@@ -174,6 +177,11 @@ setup-wasm:
     test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
     cd bindings/wasm && npm ci --no-audit --no-fund --loglevel=error
     cd bindings/wasm && node scripts/build.mjs
+
+# samekey-wasm packed and installed into a fresh project, bundled as a user would (esbuild
+# ESM and IIFE/ES2020 by default; also vite and webpack), every vector in Chromium.
+test-bundlers *builders="esbuild esbuild-iife vite webpack": setup-wasm
+    cd bindings/wasm && node test/bundle/run.mjs {{builders}}
 
 # The WASM package: the Node binding's API tests against it (every vector; SAMEKEY_VECTORS
 # honoured), the size budget, and every vector inside headless Chromium.

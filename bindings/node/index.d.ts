@@ -139,3 +139,18 @@ export declare function verify(
 export declare function version(): string;
 /** Runs the embedded test vectors; returns how many passed, throws on the first failure. */
 export declare function selftest(): number;
+
+/**
+ * What `init` of samekey-wasm's browser entry loads the WebAssembly module from: a URL or
+ * path, a fetch `Request` or `Response` (or a promise of one), the module's bytes, or a
+ * compiled `WebAssembly.Module`.
+ */
+export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayBufferView | object;
+
+/**
+ * Resolves to the API once it can be used. In samekey-wasm's browser entry it instantiates
+ * the WebAssembly module (from `input`, else from next to the entry file) and must be awaited
+ * before anything else is called; in the Node packages it resolves at once, so code that
+ * awaits it runs unchanged on every package.
+ */
+export declare function init(input?: InitInput | Promise<InitInput>): Promise<typeof import('./index')>;

@@ -24,5 +24,6 @@ export const {
   verify,
   version,
   selftest,
+  init,
 } = samekey;
 export default samekey;

@@ -57,6 +57,9 @@ export default function createSamekey(native, host = {}) {
     verify: rings.verify,
     version: () => native.coreVersion(),
     selftest,
+    // Resolves at once: the WebAssembly package's browser entry has a real one, so code
+    // that awaits init() runs unchanged on either package.
+    init: async () => api,
   };
   return api;
 }

@@ -2,8 +2,8 @@
 import samekey, {
   ContentHasher, ERROR_CODES, KeyRing, SamekeyError, Ulid, UlidDeriver, canonicalJson, canonicalJsonText,
   contentHash, contentHashAsync, contentHashJson, contentHashJsonText, deriveUlid, needsWrite, parseKey,
-  parseRfc3339, revisionKey, revisionMessage, selftest, ulidMessage, verify, version,
-  type ErrorCode, type Field, type JsonValue, type Scheme, type Time,
+  parseRfc3339, revisionKey, revisionMessage, selftest, ulidMessage, verify, version, init,
+  type ErrorCode, type InitInput, type Field, type JsonValue, type Scheme, type Time,
 } from 'samekey';
 
 const fields: Field[] = ['hello-world', new Uint8Array([1, 2])];
@@ -37,6 +37,8 @@ const ringed: string = ring.deriveUlid(['a'], { time: 1 }).toString() + ring.con
 const codes: readonly ErrorCode[] = ERROR_CODES;
 const v: string = version();
 const n: number = selftest() + samekey.selftest();
+const input: InitInput = new URL('https://example.com/samekey.wasm');
+void init(input).then((api) => api.selftest() + n);
 try {
   deriveUlid(['a'], { time: 1.5 });
 } catch (e) {

@@ -1,9 +1,10 @@
 // Runs every vector of /vectors.json through the browser build and reports the count.
-import samekey, * as namespace from '../pkg/web.js';
+import * as namespace from '../pkg/web.js';
 import { runDocument } from '../pkg/lib/vectors.mjs';
 
 const status = document.getElementById('status');
 try {
+  const samekey = await namespace.init();
   const text = await (await fetch('/vectors.json')).text();
   const outcomes = runDocument(samekey, text);
   const failed = outcomes.filter((o) => !o.passed);

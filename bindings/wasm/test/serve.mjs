@@ -12,12 +12,12 @@ export function vectorFile() {
   return process.env.SAMEKEY_VECTORS || path.resolve(root, '../../test-vectors/samekey.json');
 }
 
-/** Starts the server; resolves to { url, close }. */
-export function serve() {
+/** Starts a server of `dir` (the package folder by default); resolves to { url, close }. */
+export function serve(dir = root) {
   const server = http.createServer((req, res) => {
     const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = urlPath === '/vectors.json' ? vectorFile() : path.join(root, path.normalize(urlPath));
-    if (!file.startsWith(root) && urlPath !== '/vectors.json') {
+    const file = urlPath === '/vectors.json' ? vectorFile() : path.join(dir, path.normalize(urlPath));
+    if (!file.startsWith(dir) && urlPath !== '/vectors.json') {
       res.writeHead(403).end();
       return;
     }
