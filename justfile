@@ -93,15 +93,19 @@ test-python: setup-python
     cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider
 
 dist_tools := "target/dist-tools"
+zigbuild_version := "0.24.1"
+actionlint_version := "v1.7.12"
 
-# The pinned release tools (maturin, ziglang, twine, auditwheel, pypiserver).
+# The pinned release tools: maturin, ziglang, twine, auditwheel, pypiserver (PyPI) and
+# cargo-zigbuild (crates.io).
 setup-dist-tools:
     test -x {{dist_tools}}/bin/python || python3 -m venv {{dist_tools}}
     {{dist_tools}}/bin/pip install --quiet --disable-pip-version-check -r scripts/dist-requirements.txt
+    cargo zigbuild --version 2>/dev/null | grep -qx "cargo-zigbuild {{zigbuild_version}}" || cargo install --locked cargo-zigbuild --version {{zigbuild_version}}
 
-# Every release artifact in target/dist/, with SHA256SUMS. Today: the Python wheels of
-# every release target and the sdist (target/dist/python).
-dist: dist-python
+# Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
+# release target and the sdist (python/), the npm packages (npm/).
+dist: dist-python dist-node
     cd target/dist && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
@@ -109,22 +113,33 @@ dist: dist-python
 dist-python *targets: setup-dist-tools
     scripts/dist-python.sh {{targets}}
 
+# npm packages for the platforms given (every release platform by default): the addon
+# packages, the main package naming them, samekey-wasm.
+dist-node *platforms: setup-dist-tools setup-node setup-wasm
+    node scripts/dist-node.mjs {{platforms}}
+
 # The whole release matrix, built and installed from local registries where it can run here.
 test-dist: dist
     scripts/test-python-index.sh
     scripts/test-sdist-no-rust.sh
     {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
+    scripts/test-npm-registry.sh
+    {{dist_tools}}/bin/python scripts/check_npm.py target/dist/npm
     just test-bundlers
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, from a local
-# index into a Debian bullseye root (glibc 2.31), the sdist without Rust, and samekey-wasm
-# bundled by esbuild (ESM and IIFE) in Chromium.
-test-dist-fast: setup-dist-tools
-    rm -rf target/dist/python
+# index into a Debian bullseye root (glibc 2.31); the sdist without Rust; the linux-x64
+# npm packages (gnu, musl) through a local registry; samekey-wasm bundled by esbuild (ESM
+# and IIFE) in Chromium.
+test-dist-fast: setup-dist-tools setup-node setup-wasm
+    rm -rf target/dist/python target/dist/npm
     scripts/dist-python.sh x86_64-unknown-linux-gnu
     scripts/test-python-index.sh
     scripts/test-sdist-no-rust.sh
     {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
+    node scripts/dist-node.mjs linux-x64-gnu linux-x64-musl
+    scripts/test-npm-registry.sh
+    {{dist_tools}}/bin/python scripts/check_npm.py target/dist/npm
     just test-bundlers esbuild esbuild-iife
 
 # Build the Python sdist and install it into a fresh virtualenv (what PyPI users get).
@@ -147,7 +162,7 @@ python-dist: setup-python
 # The npm package's dependencies and its native addon (bindings/node/samekey.<platform>.node).
 setup-node:
     cd bindings/node && npm ci --no-audit --no-fund --loglevel=error
-    cd bindings/node && npx napi build --platform --release --js native.js --dts native.d.ts
+    cd bindings/node && npx napi build --platform --release --no-js --dts native.d.ts
 
 # The Node binding: tsc --strict over every export, selftest, then node --test (every
 # vector; SAMEKEY_VECTORS honoured).
@@ -302,6 +317,8 @@ lint:
     cargo fmt --all --check
     cargo check -q -p samekey --no-default-features --features serde
     cargo clippy --workspace --all-targets --all-features -- -D warnings
+    target/tools/actionlint -version 2>/dev/null | grep -qx {{actionlint_version}} || GOBIN="$PWD/target/tools" go install github.com/rhysd/actionlint/cmd/actionlint@{{actionlint_version}}
+    target/tools/actionlint
 
 # Run every fuzz target for fuzz_seconds (needs a nightly toolchain and cargo-fuzz).
 fuzz:

@@ -8,12 +8,16 @@ use std::fs::File;
 use std::path::Path;
 
 use crate::content::{content_hash_reader_with_progress, ContentHash};
-use crate::error::{Error, Result};
+#[cfg(unix)]
+use crate::error::Error;
+use crate::error::Result;
 use crate::scheme::Scheme;
 
 /// Below this size a single thread is as fast as several.
+#[cfg(unix)]
 const PARALLEL_MIN: u64 = 8 << 20;
 /// What one reader thread holds at a time.
+#[cfg(unix)]
 const BUFFER: usize = 1 << 20;
 
 /// The content hash of the file at `path`.
@@ -30,21 +34,24 @@ pub fn content_hash_file_with_progress(
 ) -> Result<ContentHash> {
     scheme.require_hashing("content hashes")?;
     let file = File::open(path)?;
-    let len = file.metadata()?.len();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    // Pieces are read at their offsets with pread (std's unix FileExt); elsewhere the file
+    // is read once, in order.
     #[cfg(unix)]
-    if scheme == Scheme::V2 && len >= PARALLEL_MIN && threads > 1 {
-        // About four pieces per core keeps the cores busy when the halves are unequal.
-        let leaf_max = (len / (4 * threads)).max(PARALLEL_MIN / 2);
-        let tree = Tree {
-            file: &file,
-            leaf_max,
-            progress,
-        };
-        let root = tree.root(len)?;
-        return ContentHash::new(scheme, *root.as_bytes());
+    {
+        let len = file.metadata()?.len();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        if scheme == Scheme::V2 && len >= PARALLEL_MIN && threads > 1 {
+            // About four pieces per core keeps the cores busy when the halves are unequal.
+            let leaf_max = (len / (4 * threads)).max(PARALLEL_MIN / 2);
+            let tree = Tree {
+                file: &file,
+                leaf_max,
+                progress,
+            };
+            let root = tree.root(len)?;
+            return ContentHash::new(scheme, *root.as_bytes());
+        }
     }
-    let _ = threads;
     content_hash_reader_with_progress(scheme, file, |n| progress(n as u64))
 }
 
