@@ -106,7 +106,7 @@ setup-dist-tools:
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
 # release target and the sdist (python/), the npm packages (npm/).
 dist: dist-python dist-node
-    cd target/dist && find . -type f ! -name SHA256SUMS | sort | xargs sha256sum > SHA256SUMS
+    cd target/dist && find python npm -maxdepth 1 -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
 # Python wheels for the targets given (every release target by default) and the sdist.
