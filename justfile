@@ -104,14 +104,20 @@ setup-dist-tools:
     cargo zigbuild --version 2>/dev/null | grep -qx "cargo-zigbuild {{zigbuild_version}}" || cargo install --locked cargo-zigbuild --version {{zigbuild_version}}
 
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
-# release target and the sdist (python/), the npm packages (npm/).
-dist: dist-python dist-node
-    cd target/dist && find python npm -maxdepth 1 -type f | sort | xargs sha256sum > SHA256SUMS
+# release target and the sdist (python/), the npm packages (npm/), the crates (crates/).
+dist: dist-python dist-node dist-crates
+    cd target/dist && find python npm crates -maxdepth 1 -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
 # Python wheels for the targets given (every release target by default) and the sdist.
 dist-python *targets: setup-dist-tools
     scripts/dist-python.sh {{targets}}
+
+# The crates for crates.io, each verified by building it from its package (the ones it
+# depends on come from a local overlay registry, in dependency order).
+dist-crates:
+    cargo package --locked -p samekey -p samekey-vectors -p samekey-registry -p samekey-cli
+    mkdir -p target/dist/crates && cp target/package/*.crate target/dist/crates/
 
 # npm packages for the platforms given (every release platform by default): the addon
 # packages, the main package naming them, samekey-wasm.
@@ -130,7 +136,7 @@ test-dist: dist
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, from a local
 # index into a Debian bullseye root (glibc 2.31); the sdist without Rust; the linux-x64
 # npm packages (gnu, musl) through a local registry; samekey-wasm bundled by esbuild (ESM
-# and IIFE) in Chromium.
+# and IIFE) in Chromium; the crates packaged and verified.
 test-dist-fast: setup-dist-tools setup-node setup-wasm
     rm -rf target/dist/python target/dist/npm
     scripts/dist-python.sh x86_64-unknown-linux-gnu
@@ -141,6 +147,7 @@ test-dist-fast: setup-dist-tools setup-node setup-wasm
     scripts/test-npm-registry.sh
     {{dist_tools}}/bin/python scripts/check_npm.py target/dist/npm
     just test-bundlers esbuild esbuild-iife
+    just dist-crates
 
 # Build the Python sdist and install it into a fresh virtualenv (what PyPI users get).
 test-python-sdist: setup-python

@@ -21,10 +21,12 @@ impl ContentHash {
         Ok(ContentHash { scheme, digest })
     }
 
+    /// The scheme whose hash this is (v1 for `sha256:`, v2 for `blake3:`).
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
 
+    /// The 32 bytes of the digest.
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.digest
     }
@@ -77,6 +79,7 @@ pub struct ContentHasher {
 }
 
 impl ContentHasher {
+    /// A hasher for `scheme`; v0 has no content hashes (`scheme_not_supported`).
     pub fn new(scheme: Scheme) -> Result<Self> {
         Ok(ContentHasher {
             scheme,
@@ -84,11 +87,13 @@ impl ContentHasher {
         })
     }
 
+    /// Feeds the next chunk of the data.
     pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
         self.state.update(chunk);
         self
     }
 
+    /// The content hash of everything fed (spec §5).
     pub fn finalize(self) -> ContentHash {
         ContentHash {
             scheme: self.scheme,

@@ -13,53 +13,81 @@ use alloc::string::String;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// `timestamp_out_of_range`: a time before 1970 or past the 48 bits of a ULID (spec §8.2); holds the time as given.
     #[error("timestamp {0} is out of range: allowed is 0 to 2^48-1 milliseconds since 1970-01-01T00:00:00Z")]
     TimestampOutOfRange(String),
+    /// `invalid_timestamp`: time text that is not RFC 3339 as spec §8.1 allows, or a host time that is not a whole millisecond; holds why.
     #[error("invalid timestamp: {0}")]
     InvalidTimestamp(String),
+    /// `no_fields`: a ULID derived from no identity fields (spec §4.1).
     #[error("no identity fields: a ULID needs at least one field")]
     NoFields,
+    /// `field_too_long`: a field longer than its 32-bit length prefix can say (spec §3); holds its length.
     #[error("field of {0} bytes is too long: the limit is 2^32-1 bytes")]
     FieldTooLong(u64),
+    /// `invalid_string`: text that is not valid Unicode, such as a lone surrogate (spec §2.2).
     #[error("string is not valid Unicode (lone surrogate or invalid UTF-8); text fields must be valid Unicode")]
     InvalidString,
+    /// `empty_secret`: a secret of zero bytes; no secret at all is written as none (spec §2.3).
     #[error("the secret is empty: a keyed derivation needs at least one byte of secret")]
     EmptySecret,
+    /// `unknown_scheme`: a scheme name other than `v0`, `v1`, `v2`, or an empty list of accepted schemes; holds the name.
     #[error("unknown scheme \"{0}\": known schemes are v0, v1 and v2")]
     UnknownScheme(String),
+    /// `scheme_not_supported`: an operation the scheme does not have, such as a v0 content hash (spec §2.3).
     #[error("scheme {scheme} does not support {operation}")]
     SchemeNotSupported {
+        /// The scheme's name.
         scheme: &'static str,
+        /// What was asked of it, such as "content hashes".
         operation: &'static str,
     },
+    /// `namespace_not_supported`: a non-empty namespace under v0 (spec §4.3).
     #[error("scheme v0 has no namespace: pass an empty namespace or use v1/v2")]
     NamespaceNotSupported,
+    /// `secret_not_supported`: a secret under v0 (spec §4.3).
     #[error("scheme v0 has no secret: derive without a secret or use v1/v2")]
     SecretNotSupported,
+    /// `invalid_ulid`: text that is not a ULID (spec §4.6); holds the text.
     #[error("invalid ULID \"{0}\": expected 26 Crockford base32 characters (0-9, A-Z without I, L, O, U), first character 0-7")]
     InvalidUlid(String),
+    /// `invalid_key`: text that is not a content hash or revision key (spec §5, §7.3); holds the text and why.
     #[error("invalid key \"{0}\": {1}")]
     InvalidKey(String, &'static str),
+    /// `scheme_mismatch`: keys of different schemes where one scheme is needed (spec §7.3); holds the detail.
     #[error("scheme mismatch: {0}")]
     SchemeMismatch(String),
+    /// `scheme_not_accepted`: a key whose scheme the key ring does not accept (spec §9.1).
     #[error("scheme {0} is not accepted by this key ring")]
     SchemeNotAccepted(&'static str),
+    /// `empty_parent`: an empty parent revision; a root revision has no parent (spec §7.1).
     #[error(
         "the parent revision is empty: pass no parent for a root revision, or a non-empty parent"
     )]
     EmptyParent,
+    /// `duplicate_key`: a JSON object with the same member name twice (spec §6.1); holds the name.
     #[error("duplicate object key \"{0}\" in JSON")]
     DuplicateKey(String),
+    /// `number_out_of_range`: a JSON number that is not finite or an integer beyond ±(2^53-1) (spec §6.1, §6.2); holds it.
     #[error("number {0} is out of range: integers must be within ±(2^53-1) and numbers finite")]
     NumberOutOfRange(String),
+    /// `invalid_json`: text that is not JSON as spec §6.1 reads it.
     #[error("invalid JSON at byte {offset}: {reason}")]
-    InvalidJson { offset: usize, reason: &'static str },
+    InvalidJson {
+        /// The byte offset in the text where reading stopped.
+        offset: usize,
+        /// What was wrong there.
+        reason: &'static str,
+    },
+    /// `nesting_too_deep`: JSON nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH) levels; holds the limit.
     #[error("JSON nesting is deeper than {0} levels")]
     NestingTooDeep(usize),
+    /// `identity_mismatch`: an id that no accepted scheme derives from the given inputs (spec §9.2).
     #[error(
         "identity mismatch: the id was not derived from these inputs under any accepted scheme"
     )]
     IdentityMismatch,
+    /// `io_error`: reading the data failed; holds the operating system's message.
     #[error("I/O error: {0}")]
     Io(String),
 }
@@ -176,6 +204,7 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// The result of every fallible samekey operation.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
 
 #[cfg(test)]

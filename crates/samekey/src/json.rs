@@ -32,12 +32,17 @@ pub const MAX_DEPTH: usize = 128;
 /// and rejects duplicates, so hosts may build objects in any order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
     /// Always finite; built through [`Value::number`] or [`Value::integer`].
     Number(f64),
+    /// A string, valid Unicode.
     String(String),
+    /// An array, in order.
     Array(Vec<Value>),
+    /// An object's members, in the order given.
     Object(Vec<(String, Value)>),
 }
 

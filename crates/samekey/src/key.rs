@@ -22,7 +22,9 @@ use crate::scheme::Scheme;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key {
+    /// A content hash: `sha256:<hex>` or `blake3:<hex>` (spec §5).
     Content(ContentHash),
+    /// A revision key: `rev:<scheme>:<hex>` (spec §7).
     Revision(RevisionKey),
 }
 

@@ -11,6 +11,8 @@ use crate::revision::{derive_revision, RevisionKey};
 use crate::scheme::Scheme;
 use crate::ulid::{derive_ulid, Ulid};
 
+/// Derives under one scheme, the primary, and recognises keys and ids of every accepted
+/// scheme (spec §9.1): how data moves from an old scheme to a new one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyRing {
     primary: Scheme,
@@ -60,6 +62,7 @@ impl KeyRing {
         }
     }
 
+    /// The scheme new ids and keys are derived under.
     pub fn primary(&self) -> Scheme {
         self.primary
     }
@@ -69,6 +72,7 @@ impl KeyRing {
         &self.accepted
     }
 
+    /// Whether keys and ids of `scheme` are recognised.
     pub fn accepts(&self, scheme: Scheme) -> bool {
         self.accepted.contains(&scheme)
     }
@@ -81,6 +85,7 @@ impl KeyRing {
         }
     }
 
+    /// The id of `fields` at `timestamp_ms` under the primary scheme (spec §4).
     pub fn derive_ulid<F: AsRef<[u8]>>(
         &self,
         timestamp_ms: u64,
@@ -116,6 +121,7 @@ impl KeyRing {
         Ok(out)
     }
 
+    /// The content hash of `data` under the primary scheme (spec §5).
     pub fn content_hash(&self, data: &[u8]) -> Result<ContentHash> {
         content_hash(self.primary, data)
     }

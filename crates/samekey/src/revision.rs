@@ -18,10 +18,12 @@ pub struct RevisionKey {
 }
 
 impl RevisionKey {
+    /// The scheme the key was derived under.
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
 
+    /// The 32 bytes of the digest.
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.digest
     }

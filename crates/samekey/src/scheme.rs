@@ -21,8 +21,10 @@ pub enum Scheme {
 }
 
 impl Scheme {
+    /// Every scheme, oldest first; a scheme's index here is its code in the bindings' wire.
     pub const ALL: [Scheme; 3] = [Scheme::V0, Scheme::V1, Scheme::V2];
 
+    /// `v0`, `v1` or `v2`, as keys and options name it.
     pub const fn as_str(self) -> &'static str {
         match self {
             Scheme::V0 => "v0",

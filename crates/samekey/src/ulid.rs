@@ -19,14 +19,17 @@ const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 pub struct Ulid([u8; 16]);
 
 impl Ulid {
+    /// The ULID of these 16 bytes (big-endian: the timestamp, then the 80 hash bits).
     pub const fn from_bytes(bytes: [u8; 16]) -> Self {
         Ulid(bytes)
     }
 
+    /// Its 16 bytes.
     pub const fn as_bytes(&self) -> &[u8; 16] {
         &self.0
     }
 
+    /// Its 16 bytes, by value.
     pub const fn to_bytes(self) -> [u8; 16] {
         self.0
     }
@@ -135,6 +138,7 @@ enum Prefix {
 }
 
 impl UlidDeriver {
+    /// A deriver for one scheme, namespace and secret, checked and prepared once (spec §4.4).
     pub fn new(scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<Self> {
         let prefix = match (scheme, secret) {
             (Scheme::V0, Some(_)) => return Err(Error::SecretNotSupported),
@@ -155,10 +159,12 @@ impl UlidDeriver {
         Ok(UlidDeriver { scheme, prefix })
     }
 
+    /// The scheme ids are derived under.
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
 
+    /// The id of `fields` at `timestamp_ms` (spec §4.5).
     pub fn derive<F: AsRef<[u8]>>(&self, timestamp_ms: u64, fields: &[F]) -> Result<Ulid> {
         let t = timestamp::check_ms(timestamp_ms)?;
         let digest = match &self.prefix {
