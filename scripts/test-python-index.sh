@@ -3,7 +3,9 @@
 # are uploaded with twine to a PyPI-compatible server (pypiserver) on 127.0.0.1, then
 # installed with pip from that index, wheels only, in a Debian bullseye root (glibc 2.31;
 # scripts/old-glibc-root.sh). There, selftest() and every vector must pass, and the wheel
-# pip chose must be the manylinux2014 one. SAMEKEY_VECTORS names another vector file.
+# pip chose must be the manylinux2014 one. When an aarch64 wheel is among the artifacts,
+# the same runs on aarch64 under qemu-user, with Debian bookworm arm64's Python
+# (scripts/arm64-root.sh). SAMEKEY_VECTORS names another vector file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools="$PWD/target/dist-tools/bin"
@@ -45,3 +47,26 @@ assert outcomes and not failed
 PY
   "
 ' _ "$root" "$port"
+
+# aarch64, emulated: pip resolves the manylinux2014 aarch64 wheel for an arm64 Python.
+if ! ls target/dist/python/*manylinux*aarch64*.whl >/dev/null 2>&1; then
+  echo "aarch64: not run (no aarch64 wheel among the artifacts: just dist-python builds it)"
+  exit 0
+fi
+arm=$(scripts/arm64-root.sh)
+site="$work/arm64-site"
+py=(qemu-aarch64-static -L "$arm" "$arm/usr/bin/python3.11")
+"${py[@]}" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --only-binary :all: --target "$site" \
+  --index-url "http://127.0.0.1:$port/simple" samekey
+grep ^Tag: "$site"/samekey-*.dist-info/WHEEL
+grep -q "^Tag: cp310-abi3-manylinux_2_17_aarch64" "$site"/samekey-*.dist-info/WHEEL
+PYTHONPATH="$site" "${py[@]}" - "$vectors" <<'PY'
+import platform, sys
+import samekey
+from samekey import _vectors
+outcomes = _vectors.run_document(open(sys.argv[1], encoding="utf-8").read())
+failed = [o for o in outcomes if not o.passed]
+print(f"aarch64 ({platform.machine()}, glibc {platform.libc_ver()[1]}, qemu-user): selftest {samekey.selftest()}, "
+      f"{len(outcomes) - len(failed)} vectors passed, {len(failed)} failed")
+assert outcomes and not failed
+PY
