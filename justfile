@@ -104,9 +104,10 @@ setup-dist-tools:
     cargo zigbuild --version 2>/dev/null | grep -qx "cargo-zigbuild {{zigbuild_version}}" || cargo install --locked cargo-zigbuild --version {{zigbuild_version}}
 
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
-# release target and the sdist (python/), the npm packages (npm/), the crates (crates/).
-dist: dist-python dist-node dist-crates
-    cd target/dist && find python npm crates -maxdepth 1 -type f | sort | xargs sha256sum > SHA256SUMS
+# release target and the sdist (python/), the npm packages (npm/), the crates (crates/),
+# the CLI archives (cli/).
+dist: dist-python dist-node dist-crates dist-cli
+    cd target/dist && find python npm crates cli -maxdepth 1 -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
 # Python wheels for the targets given (every release target by default) and the sdist.
@@ -118,6 +119,11 @@ dist-python *targets: setup-dist-tools
 dist-crates:
     cargo package --locked -p samekey -p samekey-vectors -p samekey-registry -p samekey-cli
     mkdir -p target/dist/crates && cp target/package/*.crate target/dist/crates/
+
+# The samekey command as release archives for the targets given (every release target
+# by default).
+dist-cli *targets: setup-dist-tools
+    scripts/dist-cli.sh {{targets}}
 
 # npm packages for the platforms given (every release platform by default): the addon
 # packages, the main package naming them, samekey-wasm.
@@ -131,6 +137,8 @@ test-dist: dist
     {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
     scripts/test-npm-registry.sh
     {{dist_tools}}/bin/python scripts/check_npm.py target/dist/npm
+    scripts/test-cli-archives.sh
+    {{dist_tools}}/bin/python scripts/check_cli.py target/dist/cli
     just test-bundlers
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, from a local
