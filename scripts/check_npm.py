@@ -32,8 +32,8 @@ def check_linux(path: Path, cpu: str, libc: str) -> str:
         arch = ELF_MACHINE.get(elf["e_machine"], elf["e_machine"])
         if arch != cpu:
             raise SystemExit(f"{path}: ELF for {arch}, package for {cpu}")
-        dynamic = elf.get_section_by_name(".dynamic")
-        needed = [t.needed for t in dynamic.iter_tags() if t.entry.d_tag == "DT_NEEDED"]
+        dynamic = elf.get_section_by_name(".dynamic")  # none in a static executable
+        needed = [t.needed for t in dynamic.iter_tags() if t.entry.d_tag == "DT_NEEDED"] if dynamic else []
         versions = set()
         for section in elf.iter_sections():
             if isinstance(section, GNUVerNeedSection):
@@ -49,7 +49,7 @@ def check_linux(path: Path, cpu: str, libc: str) -> str:
     if libc == "musl" and versions:
         raise SystemExit(f"{path}: glibc symbol versions in a musl addon: {sorted(versions)}")
     glibc = f", glibc >= {'.'.join(map(str, newest))}" if libc == "glibc" else ""
-    return f"ELF {arch}{glibc}, links {', '.join(needed)}"
+    return f"ELF {arch}{glibc}, " + (f"links {', '.join(needed)}" if needed else "static")
 
 
 def main(folder: str) -> None:

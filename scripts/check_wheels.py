@@ -126,17 +126,18 @@ def main(folder: str) -> None:
         if len(licences) != 2:
             raise SystemExit(f"{path.name}: licence files {licences}")
         if "linux" in tag:
-            what, ran = check_linux(path, tag), "x86_64" in tag and "manylinux" in tag
+            what = check_linux(path, tag)
+            ran = "manylinux" in tag and ("run here" if "x86_64" in tag else "run under qemu-user")
         elif "macosx" in tag:
-            what, ran = check_macos(path, tag, module), False
+            what, ran = check_macos(path, tag, module), ""
         elif "win" in tag:
-            what, ran = check_windows(path, tag, module), False
+            what, ran = check_windows(path, tag, module), ""
         else:
             raise SystemExit(f"{path.name}: unknown platform tag {tag}")
         size = path.stat().st_size
         if size >= MAX_WHEEL:
             raise SystemExit(f"{path.name}: {size} bytes, over the 1 MB budget")
-        rows.append((path.name, size, "run here" if ran else "built, not run", what))
+        rows.append((path.name, size, ran or "built, not run", what))
     print("| wheel | bytes | here | checked |\n|---|---:|---|---|")
     for name, size, ran, what in rows:
         print(f"| {name} | {size:,} | {ran} | {what} |")
