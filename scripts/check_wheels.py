@@ -17,9 +17,9 @@ import zipfile
 from pathlib import Path
 
 MAX_WHEEL = 1_000_000
-# What a Windows extension module may import: the OS, its C runtime, and Python's stable ABI.
+# What a Windows binary may import: DLLs of Windows itself, its C runtime, Python's stable ABI.
 WINDOWS_SYSTEM = re.compile(
-    r"^(kernel32|ntdll|advapi32|bcrypt|bcryptprimitives|userenv|ws2_32|msvcrt|ucrtbase|"
+    r"^(kernel32|ntdll|advapi32|bcrypt|bcryptprimitives|userenv|ws2_32|msvcrt|ucrtbase|combase|ole32|shell32|secur32|crypt32|"
     r"api-ms-win-[a-z0-9-]+|python3)\.dll$",
     re.IGNORECASE,
 )
