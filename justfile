@@ -131,31 +131,31 @@ dist-node *platforms: setup-dist-tools setup-node setup-wasm
     node scripts/dist-node.mjs {{platforms}}
 
 # The whole release matrix, built and installed from local registries where it can run here.
-test-dist: dist
-    scripts/test-python-index.sh
-    scripts/test-sdist-no-rust.sh
-    {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
-    scripts/test-npm-registry.sh
-    {{dist_tools}}/bin/python scripts/check_npm.py target/dist/npm
+test-dist: dist check-dist
     scripts/test-cli-archives.sh
     {{dist_tools}}/bin/python scripts/check_cli.py target/dist/cli
     just test-bundlers
 
-# What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, from a local
-# index into a Debian bullseye root (glibc 2.31); the sdist without Rust; the linux-x64
-# npm packages (gnu, musl) through a local registry; samekey-wasm bundled by esbuild (ESM
-# and IIFE) in Chromium; the crates packaged and verified.
+# What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the linux-x64
+# npm packages (gnu, musl), checked as check-dist says; samekey-wasm bundled by esbuild
+# (ESM and IIFE) in Chromium; the crates packaged and verified.
 test-dist-fast: setup-dist-tools setup-node setup-wasm
     rm -rf target/dist/python target/dist/npm
     scripts/dist-python.sh x86_64-unknown-linux-gnu
+    node scripts/dist-node.mjs linux-x64-gnu linux-x64-musl
+    just check-dist
+    just test-bundlers esbuild esbuild-iife
+    just dist-crates
+
+# The Python and npm artifacts in target/dist, installed as users would: from pypiserver
+# into a Debian bullseye root (glibc 2.31) and, for aarch64, under qemu-user; the sdist
+# without Rust; from Verdaccio into fresh projects; then read with tools.
+check-dist: setup-dist-tools
     scripts/test-python-index.sh
     scripts/test-sdist-no-rust.sh
     {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
-    node scripts/dist-node.mjs linux-x64-gnu linux-x64-musl
     scripts/test-npm-registry.sh
     {{dist_tools}}/bin/python scripts/check_npm.py target/dist/npm
-    just test-bundlers esbuild esbuild-iife
-    just dist-crates
 
 # Build the Python sdist and install it into a fresh virtualenv (what PyPI users get).
 test-python-sdist: setup-python
