@@ -20,7 +20,10 @@ export function init(input) {
     ERROR_CODES.push(...api.ERROR_CODES);
     Object.freeze(ERROR_CODES);
     return api;
-  })();
+  })().catch((e) => {
+    pending = undefined; // a failed fetch may be retried, with the same input or another
+    throw e;
+  });
   return pending;
 }
 

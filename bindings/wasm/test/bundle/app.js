@@ -7,6 +7,14 @@ import { runDocument } from 'samekey-wasm/vectors';
 async function main() {
   // esbuild does not emit the .wasm that `new URL(..., import.meta.url)` names: its build
   // copies samekey-wasm/samekey.wasm and sets this URL. Vite and webpack need nothing.
+  let beforeInit = '';
+  try {
+    deriveUlid(['x'], { time: 0 });
+  } catch (e) {
+    beforeInit = e.message;
+  }
+  // A failed load leaves init() free to be called again.
+  const failedLoad = await init('/no-such-module.wasm').then(() => false, () => true);
   const api = await init(globalThis.SAMEKEY_WASM_URL);
   const outcomes = runDocument(api, await (await fetch('/vectors.json')).text());
   const failed = outcomes.filter((o) => !o.passed);
@@ -25,6 +33,8 @@ async function main() {
     namedExportsWork: id instanceof Ulid && id.equals(same) && id.toString() === api.deriveUlid(['hello-world', 'en'], { time, namespace: 'posts' }).toString(),
     refused,
     codes: ERROR_CODES.length,
+    beforeInit,
+    failedLoad,
   };
 }
 

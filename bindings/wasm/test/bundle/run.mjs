@@ -83,6 +83,8 @@ try {
       assert.equal(result.namedExportsWork, true);
       assert.equal(result.refused, 'invalid_ulid');
       assert.ok(result.codes > 0);
+      assert.match(result.beforeInit, /not initialized: `await init\(\)` first/);
+      assert.equal(result.failedLoad, true);
       const wasm = files.find((f) => f.endsWith('.wasm'));
       console.log(`bundle ${builder}: ${result.passed} vectors passed in Chromium (${files.length} files, wasm: ${wasm})`);
     } finally {
