@@ -27,7 +27,7 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python
+test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
@@ -54,7 +54,7 @@ test-registry:
 # PostgreSQL (scripts/postgres.sh), Go + FerretDB (built from examples/ferretdb), with a
 # lost acknowledgement injected by examples/faultproxy.py; then the three output files of
 # the same input must be the same bytes.
-test-examples: setup-node setup-python setup-ffi
+test-examples: setup-node setup-python setup-go
     #!/usr/bin/env bash
     set -euo pipefail
     out="$PWD/target/examples/out"
@@ -65,7 +65,7 @@ test-examples: setup-node setup-python setup-ffi
     {{python_venv}}/bin/python -m pip install --quiet --disable-pip-version-check -r examples/python/requirements.txt
     (cd examples/python && ../../{{python_venv}}/bin/python -m pytest -q test_pipeline.py)
     (cd examples/ferretdb && go build -o ../../target/examples/ferretdb .)
-    (cd examples/go && go vet ./... && SAMEKEY_FERRETDB="$PWD/../../target/examples/ferretdb" go test -count=1 -race ./...)
+    (cd examples/go && {{go_env}} go vet ./... && SAMEKEY_FERRETDB="$PWD/../../target/examples/ferretdb" {{go_env}} go test -count=1 -race ./...)
     cmp "$out/node.tsv" "$out/python.tsv" && cmp "$out/node.tsv" "$out/go.tsv"
     echo "examples: node, python and go wrote the same $(wc -l < "$out/node.tsv") lines (ids, hashes, actions)"
 
@@ -105,9 +105,9 @@ setup-dist-tools:
 
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
 # release target and the sdist (python/), the npm packages (npm/), the crates (crates/),
-# the CLI archives (cli/).
-dist: dist-python dist-node dist-crates dist-cli
-    cd target/dist && find python npm crates cli -maxdepth 1 -type f | sort | xargs sha256sum > SHA256SUMS
+# the CLI archives (cli/), the Go module as its proxy serves it (go/proxy).
+dist: dist-python dist-node dist-crates dist-cli dist-go
+    cd target/dist && find python npm crates cli go/proxy -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
 # Python wheels for the targets given (every release target by default) and the sdist.
@@ -132,6 +132,7 @@ dist-node *platforms: setup-dist-tools setup-node setup-wasm
 
 # The whole release matrix, built and installed from local registries where it can run here.
 test-dist: dist check-dist
+    scripts/test-go-proxy.sh --all
     scripts/test-cli-archives.sh
     {{dist_tools}}/bin/python scripts/check_cli.py target/dist/cli
     just test-bundlers
@@ -242,14 +243,38 @@ test-ffi: setup-ffi
     gcc -std=c11 -Wall -Wextra -Werror -g -I crates/samekey-ffi/include crates/samekey-ffi/tests/c/test_samekey.c       target/release/libsamekey_ffi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o target/test_samekey_c
     valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=1 -q target/test_samekey_c
 
+# The Go package in a checkout: the host's static library linked into bindings/go/lib
+# where a release carries the prebuilt ones (gitignored; see bindings/go/README.md).
+setup-go: setup-ffi
+    #!/usr/bin/env bash
+    set -euo pipefail
+    dir="bindings/go/lib/$(go env GOOS)-$(go env GOARCH)"
+    ln -sfn "$PWD/target/release/libsamekey_ffi.a" "$dir/libsamekey_ffi.a"
+
+# cgo caches a package by its flags, not by the static library it links: the library's
+# hash in CGO_CFLAGS makes a rebuilt core relink. Prefix every go command of a checkout.
+go_env := 'CGO_CFLAGS="-O2 -g -DSAMEKEY_FFI_BUILD=$(sha256sum ' + justfile_directory() + '/target/release/libsamekey_ffi.a | cut -c1-16)"'
+
 # The Go package (cgo over the C ABI): go vet, then every vector and the API tests under
 # the race detector (SAMEKEY_VECTORS honoured).
-test-go: setup-ffi
-    cd bindings/go && go vet ./... && go test -race -count=1 -v ./... 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)' | tail -n 20
+test-go: setup-go
+    cd bindings/go && {{go_env}} go vet ./... && {{go_env}} go test -race -count=1 -v ./... 2>&1 | grep -vE '^(=== (RUN|PAUSE|CONT)|\?   )' | tail -n 20
 
-# Go per key: cgo single call and batch vs pure Go crypto/sha256 + base32.
-bench-go: setup-ffi
-    cd bindings/go && go test -run XXX -bench . -benchtime 400000x ./...
+# Go per id: DeriveULID, the Deriver and the batch calls against the pure-Go peer
+# (crypto/sha256 + encoding/base32), interleaved rounds, and the cost of each step.
+bench-go rounds="9": setup-go
+    cd bindings/go && {{go_env}} go test -count=1 -run TestSpeedTable -samekey.rounds={{rounds}} -v . | grep -E '^\s+(\||[0-9]+ rounds)' | sed 's/^ *//'
+
+# The Go module as a release publishes it, for the platforms given (every release
+# platform by default): target/dist/go/module (the tagged tree) and target/dist/go/proxy.
+dist-go *platforms: setup-dist-tools
+    scripts/dist-go.sh {{platforms}}
+
+# The Go module from a GOPROXY=file:// directory into a fresh module, no cargo on PATH:
+# vectors, CGO_ENABLED=0's message, a static musl binary in an empty root. What `just
+# test` runs; test-dist adds glibc 2.17 on bullseye, arm64 under qemu, Windows and macOS.
+test-go-dist: (dist-go "linux-amd64" "linux-amd64-musl")
+    scripts/test-go-proxy.sh
 
 json_jar := env_var("HOME") / ".m2/repository/org/json/json/20250517/json-20250517.jar"
 
@@ -334,6 +359,8 @@ lint:
     cargo clippy --workspace --all-targets --all-features -- -D warnings
     target/tools/actionlint -version 2>/dev/null | grep -qx {{actionlint_version}} || GOBIN="$PWD/target/tools" go install github.com/rhysd/actionlint/cmd/actionlint@{{actionlint_version}}
     target/tools/actionlint
+    test -z "$(gofmt -l bindings/go examples/go scripts/go-proxy)" || { gofmt -l bindings/go examples/go scripts/go-proxy; exit 1; }
+    go -C scripts/go-proxy vet ./...
 
 # Run every fuzz target for fuzz_seconds (needs a nightly toolchain and cargo-fuzz).
 fuzz:

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -30,14 +31,14 @@ func TestErrorsCompareWithErrorsIs(t *testing.T) {
 }
 
 func TestKeyRingOfAnAcceptList(t *testing.T) {
-	ring, err := KeyRingOf([]string{"v2", "v1"})
-	if err != nil || strings.Join(ring.Accepted(), ",") != "v2,v1" {
+	ring, err := KeyRingOf([]Scheme{"v2", "v1"})
+	if err != nil || fmt.Sprint(ring.Accepted()) != "[v2 v1]" {
 		t.Fatalf("KeyRingOf: %v %v", ring, err)
 	}
 	if _, err := KeyRingOf(nil); !errors.Is(err, ErrUnknownScheme) {
 		t.Fatalf("an empty list: %v", err)
 	}
-	if _, err := KeyRingOf([]string{"v1,v2"}); !errors.Is(err, ErrUnknownScheme) {
+	if _, err := KeyRingOf([]Scheme{"v1,v2"}); !errors.Is(err, ErrUnknownScheme) {
 		t.Fatalf("a name is never split: %v", err)
 	}
 	id, err := ring.DeriveULID(0, "", nil, []byte("a"))
@@ -73,7 +74,7 @@ func TestTimesAndULIDValues(t *testing.T) {
 
 func TestStreamingEqualsOneShot(t *testing.T) {
 	data := bytes.Repeat([]byte("samekey"), 500_000)
-	for _, scheme := range []string{"v1", "v2"} {
+	for _, scheme := range []Scheme{V1, V2} {
 		one, err := ContentHash(scheme, data)
 		if err != nil {
 			t.Fatal(err)
@@ -163,10 +164,10 @@ func TestGuardsAndRevisions(t *testing.T) {
 		t.Fatal("new content needs a write")
 	}
 	legacy, _ := DeriveULID(0, Options{Scheme: "v0"}, Fields("slug", "en")...)
-	if s, err := Verify(legacy, time.UnixMilli(0), Options{}, []string{"v2", "v1", "v0"}, Fields("slug", "en")...); err != nil || s != "v0" {
+	if s, err := Verify(legacy, time.UnixMilli(0), Options{}, []Scheme{"v2", "v1", "v0"}, Fields("slug", "en")...); err != nil || s != "v0" {
 		t.Fatal(s, err)
 	}
-	if _, err := Verify(legacy, time.UnixMilli(1), Options{}, []string{"v2", "v0"}, Fields("slug", "en")...); !errors.Is(err, ErrIdentityMismatch) {
+	if _, err := Verify(legacy, time.UnixMilli(1), Options{}, []Scheme{"v2", "v0"}, Fields("slug", "en")...); !errors.Is(err, ErrIdentityMismatch) {
 		t.Fatal(err)
 	}
 }

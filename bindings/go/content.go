@@ -18,8 +18,8 @@ import (
 func hashText(out *[72]C.char) string { return C.GoString(&out[0]) }
 
 // ContentHash is "sha256:<hex>" (scheme v1) or "blake3:<hex>" (v2) of data.
-func ContentHash(scheme string, data []byte) (string, error) {
-	cs := cString(scheme)
+func ContentHash(scheme Scheme, data []byte) (string, error) {
+	cs := cString(string(scheme))
 	defer free(cs)
 	var out [72]C.char
 	var msg *C.char
@@ -28,8 +28,8 @@ func ContentHash(scheme string, data []byte) (string, error) {
 }
 
 // ContentHashReader streams r to its end through the hash, in constant memory.
-func ContentHashReader(scheme string, r io.Reader) (string, error) {
-	cs := cString(scheme)
+func ContentHashReader(scheme Scheme, r io.Reader) (string, error) {
+	cs := cString(string(scheme))
 	defer free(cs)
 	var h *C.SamekeyHasher
 	var msg *C.char
@@ -73,12 +73,12 @@ func canonical(text []byte, fromDoubles bool) (string, error) {
 }
 
 // ContentHashJSONText is the content hash of JSON text's canonical form.
-func ContentHashJSONText(scheme string, text []byte) (string, error) {
+func ContentHashJSONText(scheme Scheme, text []byte) (string, error) {
 	return hashJSON(scheme, text, false)
 }
 
-func hashJSON(scheme string, text []byte, fromDoubles bool) (string, error) {
-	cs := cString(scheme)
+func hashJSON(scheme Scheme, text []byte, fromDoubles bool) (string, error) {
+	cs := cString(string(scheme))
 	defer free(cs)
 	var out [72]C.char
 	var msg *C.char
@@ -99,7 +99,7 @@ func CanonicalJSON(v any) (string, error) {
 }
 
 // ContentHashJSON is the content hash of CanonicalJSON(v).
-func ContentHashJSON(scheme string, v any) (string, error) {
+func ContentHashJSON(scheme Scheme, v any) (string, error) {
 	text, err := jsonOf(v)
 	if err != nil {
 		return "", err

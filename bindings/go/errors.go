@@ -51,6 +51,7 @@ var (
 	ErrNestingTooDeep        = &Error{Code: "nesting_too_deep"}
 	ErrIdentityMismatch      = &Error{Code: "identity_mismatch"}
 	ErrIOError               = &Error{Code: "io_error"}
-	// ErrInvalidArgument is a bug in this package's use of the library.
+	// ErrInvalidArgument is an argument of a shape the library cannot take (rows of
+	// different widths, a value Scan cannot read).
 	ErrInvalidArgument = &Error{Code: "invalid_argument"}
 )

@@ -1,3 +1,3 @@
 module github.com/samekey/samekey/bindings/go
 
-go 1.22
+go 1.24

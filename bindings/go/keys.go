@@ -16,7 +16,7 @@ import (
 // hash's own), the secret (nil: not keyed).
 type RevisionOptions struct {
 	Parent *string
-	Scheme string
+	Scheme Scheme
 	Secret []byte
 }
 
@@ -31,7 +31,7 @@ type revisionArgs struct {
 func newRevisionArgs(contentHash string, opts RevisionOptions) revisionArgs {
 	a := revisionArgs{content: cString(contentHash), hasParent: opts.Parent != nil}
 	if opts.Scheme != "" {
-		a.scheme = cString(opts.Scheme)
+		a.scheme = cString(string(opts.Scheme))
 	}
 	if opts.Parent != nil {
 		a.parent = []byte(*opts.Parent)
@@ -99,7 +99,7 @@ func ParseRFC3339(text string) (int64, error) {
 // ParsedKey describes a content hash or revision key text.
 type ParsedKey struct {
 	Kind      string // "content" or "revision"
-	Scheme    string
+	Scheme    Scheme
 	Canonical string
 }
 
@@ -114,7 +114,7 @@ func ParseKey(key string) (ParsedKey, error) {
 	}
 	defer C.samekey_string_free(out)
 	parts := strings.SplitN(C.GoString(out), " ", 3)
-	return ParsedKey{Kind: parts[0], Scheme: parts[1], Canonical: parts[2]}, nil
+	return ParsedKey{Kind: parts[0], Scheme: Scheme(parts[1]), Canonical: parts[2]}, nil
 }
 
 // KeyRing derives under a primary scheme and recognises the accepted ones (spec §9).
@@ -123,19 +123,19 @@ type KeyRing struct {
 }
 
 // NewKeyRing makes a ring; accepted may repeat the primary.
-func NewKeyRing(primary string, accepted ...string) (*KeyRing, error) {
-	return KeyRingOf(append([]string{primary}, accepted...))
+func NewKeyRing(primary Scheme, accepted ...Scheme) (*KeyRing, error) {
+	return KeyRingOf(append([]Scheme{primary}, accepted...))
 }
 
 // KeyRingOf makes the ring of accept, newest first: the first is the primary. An empty
 // list is ErrUnknownScheme.
-func KeyRingOf(accept []string) (*KeyRing, error) {
+func KeyRingOf(accept []Scheme) (*KeyRing, error) {
 	// C strings in C memory: the array of pointers passed to C may not hold Go pointers.
 	// One slot more than needed, so that &names[0] exists for an empty list too.
 	names := unsafe.Slice((**C.char)(C.malloc(C.size_t(len(accept)+1)*C.size_t(unsafe.Sizeof((*C.char)(nil))))), len(accept)+1)
 	defer C.free(unsafe.Pointer(&names[0]))
 	for i, a := range accept {
-		names[i] = cString(a)
+		names[i] = cString(string(a))
 		defer free(names[i])
 	}
 	var codes [3]C.uint8_t
@@ -152,11 +152,10 @@ func KeyRingOf(accept []string) (*KeyRing, error) {
 }
 
 // Accepted are the ring's schemes, primary first, then newest to oldest.
-func (r *KeyRing) Accepted() []string {
-	names := []string{"v0", "v1", "v2"}
-	out := make([]string, len(r.codes))
+func (r *KeyRing) Accepted() []Scheme {
+	out := make([]Scheme, len(r.codes))
 	for i, c := range r.codes {
-		out[i] = names[c]
+		out[i] = schemeOfCode(c)
 	}
 	return out
 }
@@ -168,13 +167,13 @@ func (r *KeyRing) DeriveULID(ms int64, namespace string, secret []byte, fields .
 
 // Candidate is an id under one scheme.
 type Candidate struct {
-	Scheme string
+	Scheme Scheme
 	ULID   ULID
 }
 
 // CandidateULIDs are the ids under every accepted scheme that can take the inputs.
 func (r *KeyRing) CandidateULIDs(ms int64, namespace string, secret []byte, fields ...[]byte) ([]Candidate, error) {
-	packed, err := pack(r.codes, namespace, secret, fields)
+	packed, err := pack(nil, r.codes, namespace, secret, fields)
 	if err != nil {
 		return nil, err
 	}
@@ -191,36 +190,36 @@ func (r *KeyRing) CandidateULIDs(ms int64, namespace string, secret []byte, fiel
 		if err != nil {
 			return nil, err
 		}
-		found = append(found, Candidate{Scheme: words[i], ULID: id})
+		found = append(found, Candidate{Scheme: Scheme(words[i]), ULID: id})
 	}
 	return found, nil
 }
 
 // VerifyULID is the accepted scheme that derived id from the inputs, or
 // ErrIdentityMismatch: the guard before a write that would orphan the stored document.
-func (r *KeyRing) VerifyULID(id ULID, ms int64, namespace string, secret []byte, fields ...[]byte) (string, error) {
-	packed, err := pack(r.codes, namespace, secret, fields)
+func (r *KeyRing) VerifyULID(id ULID, ms int64, namespace string, secret []byte, fields ...[]byte) (Scheme, error) {
+	packed, err := pack(nil, r.codes, namespace, secret, fields)
 	if err != nil {
 		return "", err
 	}
 	var out [3]C.char
 	var msg *C.char
 	err = status(C.samekey_verify(bytesPtr(packed), C.size_t(len(packed)), (*C.uint8_t)(&id[0]), C.int64_t(ms), &out[0], &msg), msg)
-	return C.GoString(&out[0]), err
+	return Scheme(C.GoString(&out[0])), err
 }
 
 // SchemeOfKey is the accepted scheme of a revision key or content hash text.
-func (r *KeyRing) SchemeOfKey(key string) (string, error) {
+func (r *KeyRing) SchemeOfKey(key string) (Scheme, error) {
 	ck := cString(key)
 	defer free(ck)
 	var out [3]C.char
 	var msg *C.char
 	err := status(C.samekey_ring_scheme_of_key((*C.uint8_t)(&r.codes[0]), C.size_t(len(r.codes)), ck, &out[0], &msg), msg)
-	return C.GoString(&out[0]), err
+	return Scheme(C.GoString(&out[0])), err
 }
 
 // Verify is VerifyULID with a ring of accept (newest first) at a time.
-func Verify(id ULID, t time.Time, opts Options, accept []string, fields ...[]byte) (string, error) {
+func Verify(id ULID, t time.Time, opts Options, accept []Scheme, fields ...[]byte) (Scheme, error) {
 	ring, err := KeyRingOf(accept)
 	if err != nil {
 		return "", err

@@ -1,11 +1,23 @@
 package samekey
 
-// The Rust static library (crates/samekey-ffi) linked into this package. Build it first:
-// cargo build --release -p samekey-ffi (or `just setup-go`).
+// The Rust core, linked statically from lib/<platform>/ (link_<goos>_<goarch>.go names
+// the library of each platform). A release of this module carries those libraries; in a
+// checkout, `just setup-go` builds the host's into lib/.
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../crates/samekey-ffi/include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libsamekey_ffi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+#cgo CFLAGS: -I${SRCDIR}
+#cgo noescape samekey_derive
+#cgo nocallback samekey_derive
+#cgo noescape samekey_derive_many
+#cgo nocallback samekey_derive_many
+#cgo noescape samekey_derive_many_text
+#cgo nocallback samekey_derive_many_text
+#cgo noescape samekey_ulid_parse
+#cgo nocallback samekey_ulid_parse
+#cgo noescape samekey_content_hash
+#cgo nocallback samekey_content_hash
+#cgo noescape samekey_hasher_update
+#cgo nocallback samekey_hasher_update
 #include <stdlib.h>
 #include "samekey.h"
 */
@@ -16,7 +28,8 @@ import (
 	"unsafe"
 )
 
-// status turns a call's status and message into a Go error.
+// status turns a call's status and message into a Go error. The success path allocates
+// nothing: the library writes a message only on failure.
 func status(s C.enum_SamekeyStatus, message *C.char) error {
 	if s == C.SAMEKEY_STATUS_OK {
 		return nil
@@ -55,3 +68,6 @@ func nativeVersion() string {
 func coreErrorCodes() []string {
 	return strings.Split(C.GoString(C.samekey_error_codes()), ",")
 }
+
+// emptyCall is a C call that does no work: the speed table's measure of cgo's fixed cost.
+func emptyCall() int { return int(C.samekey_json_max_depth()) }

@@ -7,17 +7,54 @@ package samekey
 import "C"
 
 import (
+	"database/sql/driver"
 	"encoding/binary"
+	"fmt"
 	"time"
-	"unicode/utf8"
 	"unsafe"
 )
 
-// ULID is a deterministic id: a 48-bit millisecond timestamp and 80 hash bits.
+// ULID is a deterministic id: a 48-bit millisecond timestamp and 80 hash bits. It is
+// comparable, so it serves as a map key; the zero value is the all-zero ULID.
 type ULID [16]byte
+
+// crockford is the ULID alphabet (spec §4.3).
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 // String is the 26-character ULID text.
 func (u ULID) String() string {
+	var out [26]byte
+	u.encode(&out)
+	return string(out[:])
+}
+
+// AppendText appends the ULID text to b (encoding.TextAppender).
+func (u ULID) AppendText(b []byte) ([]byte, error) {
+	var out [26]byte
+	u.encode(&out)
+	return append(b, out[:]...), nil
+}
+
+// encode writes the text in Go: fmt, logs and JSON call String constantly, and a C call
+// there would cost more than the derivation. TestTextIsTheCoresText holds it to the
+// core's formatting for every vector and a million random ids.
+func (u ULID) encode(out *[26]byte) {
+	// Written out, not a loop: constant shifts, independent lookups (as in the core).
+	hi := binary.BigEndian.Uint64(u[:8])
+	lo := binary.BigEndian.Uint64(u[8:])
+	*out = [26]byte{
+		crockford[hi>>61], crockford[hi>>56&31], crockford[hi>>51&31], crockford[hi>>46&31],
+		crockford[hi>>41&31], crockford[hi>>36&31], crockford[hi>>31&31], crockford[hi>>26&31],
+		crockford[hi>>21&31], crockford[hi>>16&31], crockford[hi>>11&31], crockford[hi>>6&31],
+		crockford[hi>>1&31], crockford[(hi<<4|lo>>60)&31], crockford[lo>>55&31], crockford[lo>>50&31],
+		crockford[lo>>45&31], crockford[lo>>40&31], crockford[lo>>35&31], crockford[lo>>30&31],
+		crockford[lo>>25&31], crockford[lo>>20&31], crockford[lo>>15&31], crockford[lo>>10&31],
+		crockford[lo>>5&31], crockford[lo&31],
+	}
+}
+
+// coreText is the core's formatting of u, for the test that holds encode to it.
+func coreText(u ULID) string {
 	var out [27]C.char
 	var msg *C.char
 	if err := status(C.samekey_ulid_format((*C.uint8_t)(&u[0]), &out[0], &msg), msg); err != nil {
@@ -49,24 +86,55 @@ func (u ULID) Time() time.Time {
 }
 
 // MarshalText writes the ULID text (so encoding/json writes a string).
-func (u ULID) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+func (u ULID) MarshalText() ([]byte, error) { return u.AppendText(make([]byte, 0, 26)) }
 
 // UnmarshalText parses ULID text.
 func (u *ULID) UnmarshalText(text []byte) error {
-	parsed, err := ParseULID(string(text))
+	parsed, err := parseULID(text)
 	if err == nil {
 		*u = parsed
 	}
 	return err
 }
 
+// Value stores the ULID as its 26-character text (database/sql/driver.Valuer). For a
+// 16-byte binary column pass u[:]; for a UUID column, u.UUID().
+func (u ULID) Value() (driver.Value, error) { return u.String(), nil }
+
+// Scan reads a ULID from a database column (database/sql.Scanner): text (string or
+// []byte, either case) or the 16 raw bytes. For a nullable column scan into
+// sql.Null[samekey.ULID].
+func (u *ULID) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		return u.UnmarshalText([]byte(v))
+	case []byte:
+		if len(v) == 16 {
+			copy(u[:], v)
+			return nil
+		}
+		return u.UnmarshalText(v)
+	case nil:
+		return newError("invalid_argument", "cannot scan NULL into a samekey.ULID; scan into sql.Null[samekey.ULID]")
+	default:
+		return newError("invalid_argument", fmt.Sprintf("cannot scan %T into a samekey.ULID", src))
+	}
+}
+
 // ParseULID parses ULID text in either case (ErrInvalidULID otherwise).
 func ParseULID(text string) (ULID, error) {
+	return parseULID(unsafe.Slice(unsafe.StringData(text), len(text)))
+}
+
+// parseULID reads text without keeping it (the C side only reads during the call).
+func parseULID(text []byte) (ULID, error) {
 	var u ULID
-	b := []byte(text)
-	var msg *C.char
-	err := status(C.samekey_ulid_parse(bytesPtr(b), C.size_t(len(b)), (*C.uint8_t)(&u[0]), &msg), msg)
-	return u, err
+	p, n, out := bytesPtr(text), C.size_t(len(text)), (*C.uint8_t)(&u[0])
+	if s := C.samekey_ulid_parse(p, n, out, nil); s != C.SAMEKEY_STATUS_OK {
+		var msg *C.char
+		return ULID{}, status(C.samekey_ulid_parse(p, n, out, &msg), msg) // again, for the message
+	}
+	return u, nil
 }
 
 // Millis converts a time to integer milliseconds, flooring sub-millisecond precision.
@@ -81,25 +149,9 @@ func Millis(t time.Time) int64 {
 // Options are the settings of a derivation; the zero value is scheme v1, no namespace,
 // no secret.
 type Options struct {
-	Scheme    string // "v1" (default), "v2", or "v0" (legacy)
+	Scheme    Scheme // V1 when empty; V2; V0 (legacy)
 	Namespace string
 	Secret    []byte // nil: not keyed
-}
-
-func (o Options) scheme() string {
-	if o.Scheme == "" {
-		return "v1"
-	}
-	return o.Scheme
-}
-
-func schemeCode(name string) (byte, error) {
-	cs := cString(name)
-	defer free(cs)
-	var code C.uint8_t
-	var msg *C.char
-	err := status(C.samekey_scheme_code(cs, &code, &msg), msg)
-	return byte(code), err
 }
 
 // Fields converts text fields to the byte fields the derivations take.
@@ -112,29 +164,25 @@ func Fields(texts ...string) [][]byte {
 }
 
 // appendItem appends a little-endian u32 length and the bytes (samekey-wire's packing).
-func appendItem(buf, item []byte) []byte {
+func appendItem[T string | []byte](buf []byte, item T) []byte {
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(item)))
 	return append(buf, item...)
 }
 
-// pack builds a request: scheme codes (primary first), the secret flag, the field count,
-// then namespace, secret and fields.
-func pack(codes []byte, namespace string, secret []byte, fields [][]byte) ([]byte, error) {
-	if !utf8.ValidString(namespace) {
-		return nil, newError("invalid_string", "the namespace is not valid UTF-8")
-	}
+// pack appends a request to dst: scheme codes (primary first), the secret flag, the field
+// count, then namespace, secret and fields.
+func pack(dst []byte, codes []byte, namespace string, secret []byte, fields [][]byte) ([]byte, error) {
 	if len(fields) > 255 {
 		return nil, newError("invalid_argument", "at most 255 fields in one request")
 	}
-	buf := make([]byte, 0, 64)
-	buf = append(buf, byte(len(codes)))
+	buf := append(dst, byte(len(codes)))
 	buf = append(buf, codes...)
 	hasSecret := byte(0)
 	if secret != nil {
 		hasSecret = 1
 	}
 	buf = append(buf, hasSecret, byte(len(fields)))
-	buf = appendItem(buf, []byte(namespace))
+	buf = appendItem(buf, namespace)
 	if secret != nil {
 		buf = appendItem(buf, secret)
 	}
@@ -144,24 +192,35 @@ func pack(codes []byte, namespace string, secret []byte, fields [][]byte) ([]byt
 	return buf, nil
 }
 
+// packStack is the size of the stack buffer a single derivation packs into; larger
+// requests grow onto the heap.
+const packStack = 256
+
 // DeriveULID is the deterministic id of fields at ms milliseconds since the epoch.
 func DeriveULID(ms int64, opts Options, fields ...[]byte) (ULID, error) {
-	code, err := schemeCode(opts.scheme())
+	code, err := schemeCode(opts.Scheme)
 	if err != nil {
 		return ULID{}, err
 	}
 	return deriveCodes([]byte{code}, ms, opts.Namespace, opts.Secret, fields)
 }
 
+// deriveCodes is one C call on a request packed on the stack: no allocation when the
+// inputs fit and the derivation succeeds.
 func deriveCodes(codes []byte, ms int64, namespace string, secret []byte, fields [][]byte) (ULID, error) {
 	var u ULID
-	packed, err := pack(codes, namespace, secret, fields)
+	var stack [packStack]byte
+	packed, err := pack(stack[:0], codes, namespace, secret, fields)
 	if err != nil {
 		return u, err
 	}
-	var msg *C.char
-	err = status(C.samekey_derive(bytesPtr(packed), C.size_t(len(packed)), C.int64_t(ms), (*C.uint8_t)(&u[0]), &msg), msg)
-	return u, err
+	p, n, out := bytesPtr(packed), C.size_t(len(packed)), (*C.uint8_t)(&u[0])
+	// No message pointer on the first try: cgo checks a **char argument at every call.
+	if s := C.samekey_derive(p, n, C.int64_t(ms), out, nil); s != C.SAMEKEY_STATUS_OK {
+		var msg *C.char
+		return u, status(C.samekey_derive(p, n, C.int64_t(ms), out, &msg), msg) // again, for the message
+	}
+	return u, nil
 }
 
 // DeriveULIDAt is DeriveULID at a time (floored to the millisecond).
@@ -171,11 +230,11 @@ func DeriveULIDAt(t time.Time, opts Options, fields ...[]byte) (ULID, error) {
 
 // ULIDMessage is the exact byte string hashed for an id, to debug a mismatch.
 func ULIDMessage(opts Options, fields ...[]byte) ([]byte, error) {
-	code, err := schemeCode(opts.scheme())
+	code, err := schemeCode(opts.Scheme)
 	if err != nil {
 		return nil, err
 	}
-	packed, err := pack([]byte{code}, opts.Namespace, nil, fields)
+	packed, err := pack(nil, []byte{code}, opts.Namespace, nil, fields)
 	if err != nil {
 		return nil, err
 	}
@@ -192,14 +251,18 @@ func ULIDMessage(opts Options, fields ...[]byte) ([]byte, error) {
 // Deriver derives ids for one scheme, namespace and secret, checked once; safe for
 // concurrent use.
 type Deriver struct {
-	code      byte
+	code      [1]byte
 	namespace string
 	secret    []byte
 }
 
 // NewDeriver checks the settings (scheme, v0 limits, empty secret) once.
 func NewDeriver(opts Options) (*Deriver, error) {
-	cs := cString(opts.scheme())
+	scheme := opts.Scheme
+	if scheme == "" {
+		scheme = V1
+	}
+	cs := cString(string(scheme))
 	defer free(cs)
 	ns := []byte(opts.Namespace)
 	var code C.uint8_t
@@ -209,12 +272,28 @@ func NewDeriver(opts Options) (*Deriver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Deriver{code: byte(code), namespace: opts.Namespace, secret: opts.Secret}, nil
+	// A copy: a caller reusing its secret slice must not change the deriver's ids.
+	return &Deriver{code: [1]byte{byte(code)}, namespace: opts.Namespace, secret: cloneBytes(opts.Secret)}, nil
 }
+
+func cloneBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append(make([]byte, 0, len(b)), b...)
+}
+
+// Scheme is the deriver's scheme.
+func (d *Deriver) Scheme() Scheme { return schemeOfCode(d.code[0]) }
 
 // Derive is the id of fields at ms.
 func (d *Deriver) Derive(ms int64, fields ...[]byte) (ULID, error) {
-	return deriveCodes([]byte{d.code}, ms, d.namespace, d.secret, fields)
+	return deriveCodes(d.code[:], ms, d.namespace, d.secret, fields)
+}
+
+// DeriveAt is Derive at a time (floored to the millisecond).
+func (d *Deriver) DeriveAt(t time.Time, fields ...[]byte) (ULID, error) {
+	return d.Derive(Millis(t), fields...)
 }
 
 // DeriveManyText is DeriveMany returning the ULID texts, made in the same library call.
@@ -253,11 +332,10 @@ func (d *Deriver) packRows(ms []int64, rows [][][]byte) ([]byte, int, error) {
 			size += 4 + len(f)
 		}
 	}
-	packed, err := pack([]byte{d.code}, d.namespace, d.secret, nil)
+	packed, err := pack(make([]byte, 0, size), d.code[:], d.namespace, d.secret, nil)
 	if err != nil {
 		return nil, 0, err
 	}
-	packed = append(make([]byte, 0, size), packed...)
 	for _, row := range rows {
 		if len(row) != width {
 			return nil, 0, newError("invalid_argument", "every row needs the same number of fields")

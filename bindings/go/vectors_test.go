@@ -69,9 +69,9 @@ func secretOf(v vector) []byte {
 func ms(v vector) int64 { return int64(v["timestamp_ms"].(float64)) }
 
 func ring(v vector) (*KeyRing, error) {
-	var names []string
+	var names []Scheme
 	for _, s := range v["accepted"].([]any) {
-		names = append(names, s.(string))
+		names = append(names, Scheme(s.(string)))
 	}
 	return NewKeyRing(names[0], names[1:]...)
 }
@@ -81,13 +81,13 @@ func run(v vector) (map[string]any, error) {
 	if s, ok := v["scheme"].(string); ok && s == "" {
 		// Options{Scheme: ""} means the default (v1) in Go's zero-value idiom, so an
 		// explicitly empty scheme name goes to the same check every scheme name passes.
-		if _, err := schemeCode(s); err != nil {
+		if _, err := coreSchemeCode(Scheme(s)); err != nil {
 			return nil, err
 		}
 	}
 	switch str(v, "op") {
 	case "ulid":
-		opts := Options{Scheme: str(v, "scheme"), Namespace: str(v, "namespace"), Secret: secretOf(v)}
+		opts := Options{Scheme: Scheme(str(v, "scheme")), Namespace: str(v, "namespace"), Secret: secretOf(v)}
 		id, err := DeriveULID(ms(v), opts, fieldsOf(v)...)
 		if err != nil {
 			return nil, err
@@ -99,17 +99,17 @@ func run(v vector) (map[string]any, error) {
 		return map[string]any{"ulid": id.String(), "uuid": id.UUID(), "message_hex": hex.EncodeToString(msg)}, nil
 	case "content":
 		data, _ := hex.DecodeString(str(v, "data_hex"))
-		h, err := ContentHash(str(v, "scheme"), data)
+		h, err := ContentHash(Scheme(str(v, "scheme")), data)
 		return map[string]any{"hash": h}, err
 	case "content_json":
 		c, err := CanonicalJSONText([]byte(str(v, "json")))
 		if err != nil {
 			return nil, err
 		}
-		h, err := ContentHashJSONText(str(v, "scheme"), []byte(str(v, "json")))
+		h, err := ContentHashJSONText(Scheme(str(v, "scheme")), []byte(str(v, "json")))
 		return map[string]any{"canonical": c, "hash": h}, err
 	case "revision":
-		opts := RevisionOptions{Scheme: str(v, "scheme"), Secret: secretOf(v)}
+		opts := RevisionOptions{Scheme: Scheme(str(v, "scheme")), Secret: secretOf(v)}
 		if p, ok := v["parent"].(string); ok {
 			opts.Parent = &p
 		}
@@ -130,7 +130,7 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]any{"kind": k.Kind, "scheme": k.Scheme, "canonical": k.Canonical}
+		out := map[string]any{"kind": k.Kind, "scheme": string(k.Scheme), "canonical": k.Canonical}
 		if _, ok := v["accepted"]; ok {
 			r, err := ring(v)
 			if err != nil {
@@ -140,7 +140,7 @@ func run(v vector) (map[string]any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out["scheme"] = s
+			out["scheme"] = string(s)
 		}
 		return out, nil
 	case "verify":
@@ -153,7 +153,7 @@ func run(v vector) (map[string]any, error) {
 			return nil, err
 		}
 		s, err := r.VerifyULID(id, ms(v), str(v, "namespace"), secretOf(v), fieldsOf(v)...)
-		return map[string]any{"scheme": s}, err
+		return map[string]any{"scheme": string(s)}, err
 	}
 	return nil, errors.New("unknown op " + str(v, "op"))
 }

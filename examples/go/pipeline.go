@@ -76,7 +76,7 @@ func (p *Pipeline) Ingest(ctx context.Context, line string) (id, sourceHash, act
 		return
 	}
 	id = ulid.String()
-	if sourceHash, err = samekey.ContentHashJSONText("v1", []byte(line)); err != nil {
+	if sourceHash, err = samekey.ContentHashJSONText(samekey.V1, []byte(line)); err != nil {
 		return
 	}
 	var stored struct {
@@ -96,7 +96,7 @@ func (p *Pipeline) Ingest(ctx context.Context, line string) (id, sourceHash, act
 		if perr != nil {
 			return id, sourceHash, "", perr
 		}
-		_, verr := samekey.Verify(storedID, time.UnixMilli(ms), samekey.Options{Namespace: namespace}, []string{"v1"}, fields...)
+		_, verr := samekey.Verify(storedID, time.UnixMilli(ms), samekey.Options{Namespace: namespace}, []samekey.Scheme{samekey.V1}, fields...)
 		var se *samekey.Error
 		if errors.As(verr, &se) {
 			return id, sourceHash, "refused:" + se.Code, nil

@@ -1,0 +1,6 @@
+//go:build !samekey_musl
+
+package samekey
+
+// #cgo LDFLAGS: ${SRCDIR}/lib/linux-arm64/libsamekey_ffi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+import "C"
