@@ -105,9 +105,10 @@ setup-dist-tools:
 
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
 # release target and the sdist (python/), the npm packages (npm/), the crates (crates/),
-# the CLI archives (cli/), the Go module as its proxy serves it (go/proxy).
-dist: dist-python dist-node dist-crates dist-cli dist-go
-    cd target/dist && find python npm crates cli go/proxy -type f | sort | xargs sha256sum > SHA256SUMS
+# the CLI archives (cli/), the Go module as its proxy serves it (go/proxy), the Kotlin
+# artifact in a Maven repository (maven/).
+dist: dist-python dist-node dist-crates dist-cli dist-go dist-kotlin
+    cd target/dist && find python npm crates cli go/proxy maven -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
 # Python wheels for the targets given (every release target by default) and the sdist.
@@ -133,6 +134,7 @@ dist-node *platforms: setup-dist-tools setup-node setup-wasm
 # The whole release matrix, built and installed from local registries where it can run here.
 test-dist: dist check-dist
     scripts/test-go-proxy.sh --all
+    scripts/test-kotlin-repo.sh --all
     scripts/test-cli-archives.sh
     {{dist_tools}}/bin/python scripts/check_cli.py target/dist/cli
     just test-bundlers
@@ -276,70 +278,63 @@ dist-go *platforms: setup-dist-tools
 test-go-dist: (dist-go "linux-amd64" "linux-amd64-musl")
     scripts/test-go-proxy.sh
 
-json_jar := env_var("HOME") / ".m2/repository/org/json/json/20250517/json-20250517.jar"
-
 # The uniffi library (dev profile: fast to build) and the Kotlin and Swift sources that
 # the workspace's own uniffi-bindgen generates from it (target/uniffi/).
 generate-bindings:
     rm -rf target/uniffi
-    cargo build -p samekey-uniffi
+    cargo build -p samekey-uniffi --features bindgen
     ./target/debug/uniffi-bindgen generate --library target/debug/libsamekey_uniffi.so --language kotlin --out-dir target/uniffi/kotlin --no-format
     ./target/debug/uniffi-bindgen generate --library target/debug/libsamekey_uniffi.so --language swift --out-dir target/uniffi/swift --no-format
     mkdir -p bindings/swift/Sources/Samekey
     cp target/uniffi/swift/Samekey.swift bindings/swift/Sources/Samekey/Samekey.swift
     cp target/uniffi/swift/SamekeyFFI.h bindings/swift/Sources/SamekeyFFI/SamekeyFFI.h
 
-# JNA from Debian, the Kotlin compiler from npm, org.json from Maven Central.
+# Maven (Debian's) and a JDK; Maven fetches the Kotlin compiler, JNA and the plugins from
+# Maven Central at the versions bindings/kotlin/pom.xml pins.
 setup-kotlin:
-    test -f /usr/share/java/jna.jar || (apt-get update -qq && apt-get install -y -qq libjna-java >/dev/null)
-    cd bindings/uniffi/kotlin && npm ci --no-audit --no-fund --loglevel=error
-    test -f {{json_jar}} || mvn -q dependency:get -Dartifact=org.json:json:20250517
+    command -v mvn >/dev/null && command -v javac >/dev/null || (apt-get update -qq && apt-get install -y -qq maven default-jdk-headless >/dev/null)
 
-# Kotlin: the uniffi crate's own tests (its ErrorCode is the core's), then compile the
-# generated bindings with a program that runs every vector on the JVM.
-test-kotlin: setup-kotlin generate-bindings
+# The Kotlin/JVM artifact for the JNA platforms given (every release platform by default),
+# deployed to the file:// Maven repository target/dist/maven; its build runs the API tests
+# and every vector against the JAR's own native library.
+dist-kotlin *platforms: setup-kotlin setup-dist-tools
+    scripts/dist-kotlin.sh {{platforms}}
+
+# Kotlin: the uniffi crate's own tests, the artifact with the host's library (its tests run
+# every vector), then a fresh Maven project depending on it from the file:// repository
+# runs every vector with plain `mvn test`.
+test-kotlin: (dist-kotlin "linux-x86-64")
     cargo test -q -p samekey-uniffi --lib
-    bindings/uniffi/kotlin/node_modules/kotlin-compiler/bin/kotlinc target/uniffi/kotlin/samekey/samekey_uniffi.kt \
-      bindings/uniffi/kotlin/VectorTest.kt -cp /usr/share/java/jna.jar:{{json_jar}} -include-runtime -nowarn -d target/uniffi/vector-test.jar
-    cd bindings/uniffi/kotlin && java -Djna.library.path=../../../target/debug -cp ../../../target/uniffi/vector-test.jar:/usr/share/java/jna.jar:{{json_jar}} VectorTestKt
+    scripts/test-kotlin-repo.sh
 
 # A Swift toolchain where the machine has none: Debian trixie's swiftlang, debootstrapped
 # into {{swift_root}} (needs root and Debian's mirror; about a minute and 3 GB).
 setup-swift:
     #!/usr/bin/env bash
     set -euo pipefail
-    if command -v swift >/dev/null 2>&1 || [ -e {{swift_root}}/.ready ]; then exit 0; fi
+    if command -v swift >/dev/null 2>&1; then exit 0; fi
+    # A root made before SwiftPM's dependency test needed git gets it added.
+    if [ -e {{swift_root}}/.ready ]; then
+      [ -x {{swift_root}}/usr/bin/git ] || chroot {{swift_root}} apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null 2>&1
+      exit 0
+    fi
     rm -rf {{swift_root}}.tmp
     command -v debootstrap >/dev/null || (apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null)
     debootstrap --variant=minbase trixie {{swift_root}}.tmp http://deb.debian.org/debian >/dev/null
-    chroot {{swift_root}}.tmp apt-get install -y -qq --no-install-recommends swiftlang libc6-dev >/dev/null 2>&1
+    chroot {{swift_root}}.tmp apt-get install -y -qq --no-install-recommends swiftlang libc6-dev git ca-certificates >/dev/null 2>&1
     touch {{swift_root}}.tmp/.ready && mv {{swift_root}}.tmp {{swift_root}}
 
 # Swift: every vector and the API tests through the generated Swift package (XCTest), with
 # the machine's swift or else the one in {{swift_root}}. If neither can be had, it says
 # SKIPPED and counts nothing as passed.
-test-swift: generate-bindings
+test-swift:
     #!/usr/bin/env bash
     set -euo pipefail
     if ! command -v swift >/dev/null 2>&1 && ! (unshare -m true && just setup-swift); then
       echo "test-swift: SKIPPED, not run and not counted: no swift here and setup-swift failed (it needs root, unshare, debootstrap and Debian's mirror)"
       exit 0
     fi
-    cargo build -q --release -p samekey-uniffi
-    vectors="${SAMEKEY_VECTORS:+$(realpath "$SAMEKEY_VECTORS")}"
-    if command -v swift >/dev/null 2>&1; then
-      cd bindings/swift && SAMEKEY_VECTORS="$vectors" swift test
-    else
-      # The repository is bind-mounted at the same path, so #filePath and the library path hold.
-      here="$PWD"
-      # A SAMEKEY_VECTORS file may live outside the repository: give the chroot a copy.
-      if [ -n "$vectors" ]; then cp "$vectors" {{swift_root}}/tmp/samekey-vectors.json; vectors=/tmp/samekey-vectors.json; fi
-      unshare -m bash -euo pipefail -c '
-        mkdir -p "$1$2" && mount --bind "$2" "$1$2"
-        mkdir -p "$1/proc" && mount -t proc proc "$1/proc"
-        chroot "$1" env HOME=/root PATH=/usr/bin:/bin SAMEKEY_VECTORS="$3" bash -c "cd \"$2/bindings/swift\" && swift test"
-      ' _ {{swift_root}} "$here" "$vectors"
-    fi
+    scripts/test-swift.sh
 
 # The same version everywhere, and generators pinned to the versions their crates use.
 check-versions:

@@ -13,6 +13,15 @@ import tomllib
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
+def pom_version(path: pathlib.Path) -> str | None:
+    """The project's own <version> (not a dependency's or plugin's)."""
+    import xml.etree.ElementTree as ET
+
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    node = ET.parse(path).getroot().find("m:version", ns)
+    return node.text if node is not None else None
+
+
 def main() -> int:
     cargo = tomllib.loads((ROOT / "Cargo.toml").read_text())
     version = cargo["workspace"]["package"]["version"]
@@ -21,6 +30,7 @@ def main() -> int:
         "bindings/python/pyproject.toml": tomllib.loads((ROOT / "bindings/python/pyproject.toml").read_text())["project"]["version"],
         "bindings/node/package.json": json.loads((ROOT / "bindings/node/package.json").read_text())["version"],
         "bindings/wasm/package.json": json.loads((ROOT / "bindings/wasm/package.json").read_text())["version"],
+        "bindings/kotlin/pom.xml": pom_version(ROOT / "bindings/kotlin/pom.xml"),
     }
     wasm_crate = tomllib.loads((ROOT / "bindings/wasm/Cargo.toml").read_text())["dependencies"]["wasm-bindgen"]
     just_pin = re.search(r'wasm_bindgen_version := "([^"]+)"', (ROOT / "justfile").read_text())

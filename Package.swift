@@ -1,0 +1,40 @@
+// swift-tools-version:5.9
+// The Swift package Samekey, at the repository root so that it can be a remote dependency:
+//   .package(url: "https://github.com/samekey/samekey", from: "0.1.0")
+// Its Swift API (bindings/swift/Sources/Samekey/Samekey.swift) and C header are generated
+// by uniffi from bindings/uniffi and committed; `just test-swift` checks they are fresh.
+// The Rust core arrives as a static library, without unsafeFlags (which SwiftPM refuses
+// in a versioned dependency):
+//   - Linux: a system library found through pkg-config (samekey-uniffi.pc), installed
+//     from the release's samekey-swift-<version>-linux-<arch>.tar.gz (bindings/swift/README.md).
+//   - Apple platforms: an XCFramework the release workflow builds on macOS and attaches
+//     to the GitHub release; its URL and checksum are written into this file in the
+//     tagged release commit.
+import PackageDescription
+
+#if os(Linux)
+let core: Target = .systemLibrary(
+    name: "SamekeyFFI",
+    path: "bindings/swift/Sources/SamekeyFFI",
+    pkgConfig: "samekey-uniffi"
+)
+#else
+let core: Target = .binaryTarget(
+    name: "SamekeyFFI",
+    url: "https://github.com/samekey/samekey/releases/download/v0.1.0/SamekeyFFI.xcframework.zip",
+    checksum: "0000000000000000000000000000000000000000000000000000000000000000" // set by the release workflow
+)
+#endif
+
+let package = Package(
+    name: "Samekey",
+    platforms: [.macOS(.v10_15), .iOS(.v13)],
+    products: [
+        .library(name: "Samekey", targets: ["Samekey"]),
+    ],
+    targets: [
+        core,
+        .target(name: "Samekey", dependencies: ["SamekeyFFI"], path: "bindings/swift/Sources/Samekey"),
+        .testTarget(name: "SamekeyTests", dependencies: ["Samekey"], path: "bindings/swift/Tests/SamekeyTests"),
+    ]
+)

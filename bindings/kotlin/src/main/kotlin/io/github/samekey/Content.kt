@@ -1,0 +1,67 @@
+@file:JvmName("Samekey")
+@file:JvmMultifileClass
+
+package io.github.samekey
+
+import io.github.samekey.uniffi.canonicalJsonText
+import io.github.samekey.uniffi.contentHash as ffiContentHash
+import io.github.samekey.uniffi.contentHashJsonText
+import io.github.samekey.uniffi.ContentHasher
+import io.github.samekey.uniffi.needsWrite as ffiNeedsWrite
+import io.github.samekey.uniffi.parseRfc3339 as ffiParseRfc3339
+import io.github.samekey.uniffi.revisionKey as ffiRevisionKey
+import io.github.samekey.uniffi.revisionMessage as ffiRevisionMessage
+import java.io.IOException
+import java.io.InputStream
+import java.nio.file.Files
+import java.nio.file.Path
+import java.time.Instant
+
+/** "sha256:<hex>" (v1) or "blake3:<hex>" (v2) of [data]. */
+public fun contentHash(data: ByteArray, scheme: Scheme = Scheme.V1): String = core { ffiContentHash(scheme.id, data) }
+
+/**
+ * The content hash of everything [input] yields, read in 64 KiB chunks; the stream is
+ * read to its end, not closed. An [IOException] of the stream propagates as it is.
+ */
+public fun contentHash(input: InputStream, scheme: Scheme = Scheme.V1): String =
+    core { ContentHasher(scheme.id) }.use { hasher ->
+        val chunk = ByteArray(64 * 1024)
+        while (true) {
+            val n = input.read(chunk)
+            if (n < 0) break
+            if (n > 0) hasher.update(if (n == chunk.size) chunk else chunk.copyOf(n))
+        }
+        hasher.finish()
+    }
+
+/** The content hash of the file at [path], streamed. */
+public fun contentHash(path: Path, scheme: Scheme = Scheme.V1): String =
+    Files.newInputStream(path).use { contentHash(it, scheme) }
+
+/** The RFC 8785 canonical form of JSON text, parsed strictly (duplicate keys refused). */
+public fun canonicalJson(json: String): String = core { canonicalJsonText(checked(json, "JSON text")) }
+
+/** The content hash of JSON text's canonical form: equal for equal data, whatever the key order. */
+public fun contentHashJson(json: String, scheme: Scheme = Scheme.V1): String =
+    core { contentHashJsonText(scheme.id, checked(json, "JSON text")) }
+
+/**
+ * The revision key "rev:<scheme>:<hex>" of content on a [parent] revision (null: a root).
+ * The same content on the same parent is the same revision, so a retried or concurrent
+ * identical request creates nothing new. [scheme] defaults to the content hash's own.
+ */
+public fun revisionKey(contentHash: String, parent: String? = null, scheme: Scheme? = null, secret: ByteArray? = null): String =
+    core { ffiRevisionKey(scheme?.id, checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }, secret) }
+
+/** The exact bytes hashed for a revision key. */
+public fun revisionMessage(contentHash: String, parent: String? = null, scheme: Scheme? = null): ByteArray =
+    core { ffiRevisionMessage(scheme?.id, checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }) }
+
+/** Whether [incoming] content must be written over [stored] (null: nothing stored). */
+public fun needsWrite(stored: String?, incoming: String): Boolean =
+    core { ffiNeedsWrite(stored?.let { checked(it, "stored hash") }, checked(incoming, "incoming hash")) }
+
+/** An RFC 3339 time ("2024-05-01T12:00:00Z") as the core reads it (spec §4.2). */
+public fun parseRfc3339(text: String): Instant =
+    Instant.ofEpochMilli(core { ffiParseRfc3339(checked(text, "RFC 3339 text")) })

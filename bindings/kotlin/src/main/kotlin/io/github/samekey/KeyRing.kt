@@ -1,0 +1,58 @@
+@file:JvmName("Samekey")
+@file:JvmMultifileClass
+
+package io.github.samekey
+
+import io.github.samekey.uniffi.KeyRing as FfiRing
+import io.github.samekey.uniffi.parseKey as ffiParseKey
+import io.github.samekey.uniffi.version as ffiVersion
+import java.time.Instant
+
+/**
+ * Derives under the newest scheme and recognises ids and keys of the older ones: how an
+ * application changes its algorithm without orphaning what it stored.
+ *
+ * ```
+ * val ring = KeyRing(Scheme.V2, listOf(Scheme.V1))
+ * val id = ring.deriveUlid(publishedAt, "hello-world", "en", namespace = "posts")
+ * ring.verify(storedId, publishedAt, "hello-world", "en", namespace = "posts") // Scheme.V1 or V2
+ * ```
+ */
+public class KeyRing(primary: Scheme, accepted: List<Scheme> = emptyList()) {
+    private val ring = core { FfiRing(primary.id, accepted.map { it.id }) }
+
+    /** The schemes, primary first, then newest to oldest. */
+    public val accepted: List<Scheme> get() = ring.accepted().map(::Scheme)
+
+    /** The id under the primary scheme. */
+    public fun deriveUlid(at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): Ulid =
+        deriveUlid(at, textFields(fields), namespace, secret)
+
+    /** The id of byte fields under the primary scheme. */
+    public fun deriveUlid(at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): Ulid =
+        Ulid.of(core { ring.deriveUlid(millis(at), checked(namespace, "namespace"), fields, secret) })
+
+    /**
+     * The accepted scheme that derived [id] from these inputs; `identity_mismatch` when
+     * none did: the guard before a write that would orphan the stored document.
+     */
+    public fun verify(id: Ulid, at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): Scheme =
+        verify(id, at, textFields(fields), namespace, secret)
+
+    /** [verify] of byte fields. */
+    public fun verify(id: Ulid, at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): Scheme =
+        Scheme(core { ring.verifyUlid(id.text, millis(at), checked(namespace, "namespace"), fields, secret) })
+
+    /** The accepted scheme of a content hash or revision key; `scheme_not_accepted` otherwise. */
+    public fun schemeOf(key: String): Scheme = Scheme(core { ring.schemeOfKey(checked(key, "key")) })
+}
+
+/** A content hash or revision key, parsed: [kind] is "content" or "revision". */
+public data class ParsedKey(val kind: String, val scheme: Scheme, val canonical: String)
+
+/** Parses a content hash ("sha256:…", "blake3:…") or revision key ("rev:v1:…"). */
+public fun parseKey(text: String): ParsedKey =
+    core { ffiParseKey(checked(text, "key")) }.let { ParsedKey(it.kind, Scheme(it.scheme), it.canonical) }
+
+/** The version of the samekey core inside this library. */
+public val samekeyVersion: String get() = ffiVersion()

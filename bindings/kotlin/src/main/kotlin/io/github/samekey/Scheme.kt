@@ -1,0 +1,22 @@
+package io.github.samekey
+
+/**
+ * A derivation scheme: the algorithm and framing of an id or key. Released schemes never
+ * change their output; a change of output is a new scheme. The core checks the name, so
+ * `Scheme("v9")` fails with `unknown_scheme` where it is used.
+ */
+@JvmInline
+public value class Scheme(public val id: String) {
+    override fun toString(): String = id
+
+    public companion object {
+        /** SHA-256 (HMAC-SHA-256 when keyed): the default. */
+        public val V1: Scheme = Scheme("v1")
+
+        /** BLAKE3 (keyed BLAKE3 when keyed). */
+        public val V2: Scheme = Scheme("v2")
+
+        /** The legacy scheme, kept to recognise ids made before v1. */
+        public val V0: Scheme = Scheme("v0")
+    }
+}

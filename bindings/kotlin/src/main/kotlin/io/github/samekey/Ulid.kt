@@ -1,0 +1,56 @@
+package io.github.samekey
+
+import io.github.samekey.uniffi.UlidText
+import io.github.samekey.uniffi.parseUlid
+import io.github.samekey.uniffi.ulidFromBytes
+import java.time.Instant
+
+/**
+ * A ULID: a 48-bit millisecond timestamp and 80 bits, held as its canonical 26-character
+ * text (uppercase), so equal ids are equal values and sort by time.
+ *
+ * ```
+ * val id = Ulid.parse("01hwt0d7g0nxvjzmma9tw58ebh")
+ * id.toString()   // "01HWT0D7G0NXVJZMMA9TW58EBH"
+ * id.timestamp    // 2024-05-01T12:00:00Z
+ * ```
+ */
+@JvmInline
+public value class Ulid private constructor(public val text: String) : Comparable<Ulid> {
+    /** The 16 bytes, big-endian. */
+    public val bytes: ByteArray get() = details().bytes
+
+    /** The same 128 bits as lowercase 8-4-4-4-12 UUID text. */
+    public val uuid: String get() = details().uuid
+
+    /** The timestamp in the first 48 bits. */
+    public val timestamp: Instant get() = Instant.ofEpochMilli(timestampMs)
+
+    /** The timestamp in milliseconds since the epoch. */
+    public val timestampMs: Long get() = details().timestampMs
+
+    private fun details(): UlidText = core { parseUlid(text) }
+
+    override fun compareTo(other: Ulid): Int = text.compareTo(other.text)
+
+    override fun toString(): String = text
+
+    public companion object {
+        /** Parses ULID text in either case; `invalid_ulid` otherwise. */
+        @JvmStatic
+        public fun parse(text: String): Ulid = of(core { parseUlid(checked(text, "ULID text")) })
+
+        /** The ULID of 16 bytes; `invalid_ulid` for another length. */
+        @JvmStatic
+        public fun fromBytes(bytes: ByteArray): Ulid = of(core { ulidFromBytes(bytes) })
+
+        internal fun of(made: UlidText): Ulid = Ulid(made.ulid)
+    }
+}
+
+/** Milliseconds since the epoch, floored (Instant keeps nanoseconds). */
+internal fun millis(at: Instant): Long = try {
+    at.toEpochMilli()
+} catch (e: ArithmeticException) {
+    throw SamekeyException("timestamp_out_of_range", "$at is beyond 48-bit milliseconds", e)
+}

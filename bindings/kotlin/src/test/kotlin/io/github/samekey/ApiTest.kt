@@ -1,0 +1,84 @@
+package io.github.samekey
+
+import java.nio.file.Files
+import java.time.Instant
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertNotEquals
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.assertThrows
+
+class ApiTest {
+    private val published = Instant.parse("2024-05-01T12:00:00.999999Z")
+
+    @Test
+    fun idsComeFromTheirInputsAndTimesFloorToTheMillisecond() {
+        val id = deriveUlid(published, "hello-world", "en", namespace = "posts")
+        assertEquals(id, deriveUlid(Instant.ofEpochMilli(published.toEpochMilli()), "hello-world", "en", namespace = "posts"))
+        assertEquals(published.toEpochMilli(), id.timestamp.toEpochMilli())
+        assertNotEquals(id, deriveUlid(published, "hello-world", "de", namespace = "posts"))
+        assertEquals(id, Ulid.parse(id.text.lowercase()))
+        assertEquals(id, Ulid.fromBytes(id.bytes))
+        assertEquals(36, id.uuid.length)
+    }
+
+    @Test
+    fun loneSurrogatesAreRefusedNotReplaced() {
+        for (bad in listOf("\uD800", "a\uDC00b", "x\uD83D")) {
+            val e = assertThrows<SamekeyException> { deriveUlid(published, bad) }
+            assertEquals("invalid_string", e.code)
+            assertEquals("invalid_string", assertThrows<SamekeyException> { deriveUlid(published, "a", namespace = bad) }.code)
+            assertEquals("invalid_string", assertThrows<SamekeyException> { canonicalJson("\"$bad\"") }.code)
+        }
+        // A pair is one character, not two lone halves.
+        deriveUlid(published, "\uD83D\uDE00", namespace = "\uD83D\uDE00")
+    }
+
+    @Test
+    fun errorsCarryTheCoresCode() {
+        assertEquals("invalid_ulid", assertThrows<SamekeyException> { Ulid.parse("8ZZZZZZZZZZZZZZZZZZZZZZZZZ") }.code)
+        assertEquals("invalid_ulid", assertThrows<SamekeyException> { Ulid.fromBytes(ByteArray(15)) }.code)
+        assertEquals("unknown_scheme", assertThrows<SamekeyException> { deriveUlid(published, "a", scheme = Scheme("v9")) }.code)
+        assertEquals("timestamp_out_of_range", assertThrows<SamekeyException> { deriveUlid(Instant.MAX, "a") }.code)
+        assertEquals("timestamp_out_of_range", assertThrows<SamekeyException> { deriveUlid(Instant.ofEpochMilli(-1), "a") }.code)
+        assertEquals("empty_secret", assertThrows<SamekeyException> { UlidDeriver(secret = ByteArray(0)) }.code)
+    }
+
+    @Test
+    fun streamsAndFilesHashAsTheirBytes() {
+        val data = ByteArray(300_000) { (it * 31).toByte() }
+        val file = Files.createTempFile("samekey", ".bin")
+        try {
+            Files.write(file, data)
+            for (scheme in listOf(Scheme.V1, Scheme.V2)) {
+                assertEquals(contentHash(data, scheme), contentHash(file, scheme))
+                assertEquals(contentHash(data, scheme), contentHash(data.inputStream(), scheme))
+            }
+        } finally {
+            Files.delete(file)
+        }
+    }
+
+    @Test
+    fun keyRingsRecogniseOlderSchemesAndRefuseChangedIdentities() {
+        val old = deriveUlid(published, "slug", "en", scheme = Scheme.V1)
+        val ring = KeyRing(Scheme.V2, listOf(Scheme.V1))
+        assertEquals(listOf(Scheme.V2, Scheme.V1), ring.accepted)
+        assertEquals(Scheme.V1, ring.verify(old, published, "slug", "en"))
+        assertEquals(Scheme.V2, ring.verify(ring.deriveUlid(published, "slug", "en"), published, "slug", "en"))
+        assertEquals("identity_mismatch", assertThrows<SamekeyException> { ring.verify(old, published, "renamed", "en") }.code)
+    }
+
+    @Test
+    fun guardsAndRevisions() {
+        val a = contentHashJson("""{"title":"Hello","tags":["x"]}""")
+        val b = contentHashJson("""{"tags":["x"],"title":"Hello"}""")
+        assertFalse(needsWrite(a, b))
+        assertTrue(needsWrite(null, b))
+        val root = revisionKey(a)
+        assertEquals(root, revisionKey(b))
+        assertNotEquals(root, revisionKey(a, parent = root))
+        assertEquals(Scheme.V1, parseKey(root).scheme)
+    }
+}
