@@ -8,51 +8,34 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/target/dist-tools/bin:$PATH"
+. scripts/cross-build.sh
 out="$PWD/target/dist/cli"
 version=$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
 all=(x86_64-unknown-linux-gnu.2.17 aarch64-unknown-linux-gnu.2.17 x86_64-unknown-linux-musl
      aarch64-unknown-linux-musl x86_64-apple-darwin aarch64-apple-darwin x86_64-pc-windows-gnu)
 mkdir -p "$out"
 
-# stub DIR NAME SYMBOL...: a text-based stub of /System/Library/Frameworks/NAME.framework.
-stub() {
-  local dir="$1/$2.framework" name=$2; shift 2
-  mkdir -p "$dir"
-  cat > "$dir/$name.tbd" <<TBD
---- !tapi-tbd
-tbd-version: 4
-targets: [ x86_64-macos, arm64-macos ]
-install-name: '/System/Library/Frameworks/$name.framework/Versions/A/$name'
-exports:
-  - targets: [ x86_64-macos, arm64-macos ]
-    symbols: [ $(IFS=,; echo "$*" | sed 's/,/, /g') ]
-...
-TBD
-}
-
 for target in "${@:-${all[@]}}"; do
   triple=${target%.2.17}
-  rustup target list --installed | grep -qx "$triple" || rustup target add "$triple" >/dev/null
   echo "dist-cli: $target" >&2
+  exe=samekey
   case "$triple" in
     *-windows-gnu)
-      command -v x86_64-w64-mingw32-gcc >/dev/null || apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
-      cargo build --quiet --release --locked -p samekey-cli --target "$triple"
+      cross_build samekey-cli "$target"
       exe=samekey.exe ;;
     *-apple-darwin)
-      # Without it zig stamps its newest macOS as the minimum; these are rustc's own floors.
-      if [[ $triple == aarch64-* ]]; then floor=11.0; else floor=10.12; fi
       # zig has no macOS SDK frameworks; whoami (PostgreSQL's default user name, through sqlx)
       # links two. Text stubs naming the system frameworks and the symbols it uses stand in.
       frameworks="$PWD/target/macos-frameworks"
-      stub "$frameworks" CoreFoundation _CFStringGetCString _CFStringGetLength _CFStringGetMaximumSizeForEncoding _CFRelease
-      stub "$frameworks" SystemConfiguration _SCDynamicStoreCopyComputerName
-      MACOSX_DEPLOYMENT_TARGET=$floor RUSTFLAGS="-C link-arg=-F$frameworks" \
-        cargo zigbuild --quiet --release --locked -p samekey-cli --target "$target"
-      exe=samekey ;;
+      tbd_stub "$frameworks/CoreFoundation.framework/CoreFoundation.tbd" \
+        /System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation \
+        _CFStringGetCString _CFStringGetLength _CFStringGetMaximumSizeForEncoding _CFRelease
+      tbd_stub "$frameworks/SystemConfiguration.framework/SystemConfiguration.tbd" \
+        /System/Library/Frameworks/SystemConfiguration.framework/Versions/A/SystemConfiguration \
+        _SCDynamicStoreCopyComputerName
+      RUSTFLAGS="-C link-arg=-F$frameworks" cross_build samekey-cli "$target" ;;
     *)
-      cargo zigbuild --quiet --release --locked -p samekey-cli --target "$target"
-      exe=samekey ;;
+      cross_build samekey-cli "$target" ;;
   esac
   name="samekey-$version-$triple"
   stage=$(mktemp -d)

@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/target/dist-tools/bin:$PATH"
+. scripts/cross-build.sh
 out="$PWD/target/dist/go"
 version=v$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
 declare -A triples=(
@@ -34,19 +35,8 @@ cp LICENSE-MIT LICENSE-APACHE "$out/module/"
 for platform in "${@:-${all[@]}}"; do
   target=${triples[$platform]:?"unknown platform $platform (known: ${all[*]})"}
   triple=${target%.2.17}
-  rustup target list --installed | grep -qx "$triple" || rustup target add "$triple" >/dev/null
   echo "dist-go: $platform ($target)" >&2
-  case "$triple" in
-    *-windows-gnu)
-      command -v x86_64-w64-mingw32-gcc >/dev/null || apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
-      cargo build --quiet --release --locked -p samekey-ffi --target "$triple" ;;
-    *-apple-darwin)
-      # zig would otherwise stamp its newest macOS as the minimum; these are rustc's floors.
-      if [[ $triple == aarch64-* ]]; then floor=11.0; else floor=10.12; fi
-      MACOSX_DEPLOYMENT_TARGET=$floor cargo zigbuild --quiet --release --locked -p samekey-ffi --target "$target" ;;
-    *)
-      cargo zigbuild --quiet --release --locked -p samekey-ffi --target "$target" ;;
-  esac
+  cross_build samekey-ffi "$target"
   dir="$out/module/lib/$platform"
   LD_LIBRARY_PATH="$sysroot/lib" "$objcopy" --strip-debug "target/$triple/release/libsamekey_ffi.a" "$dir/libsamekey_ffi.a"
   if [[ $triple == *-musl ]]; then

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/target/dist-tools/bin:$PATH"
+. scripts/cross-build.sh
 repo="$PWD/target/dist/maven"
 natives="$PWD/target/kotlin-natives"
 declare -A triples=(
@@ -21,22 +22,13 @@ rm -rf "$natives"
 for platform in "${@:-${all[@]}}"; do
   target=${triples[$platform]:?"unknown platform $platform (known: ${all[*]})"}
   triple=${target%.2.17}
-  rustup target list --installed | grep -qx "$triple" || rustup target add "$triple" >/dev/null
   echo "dist-kotlin: $platform ($target)" >&2
   # Debug information stays out of the JAR; the exported symbols JNA calls stay in.
-  export CARGO_PROFILE_RELEASE_STRIP=debuginfo
+  CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib
   case "$triple" in
-    *-windows-gnu)
-      command -v x86_64-w64-mingw32-gcc >/dev/null || apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
-      cargo build --quiet --release --locked -p samekey-uniffi --lib --target "$triple"
-      lib=samekey_uniffi.dll ;;
-    *-apple-darwin)
-      if [[ $triple == aarch64-* ]]; then floor=11.0; else floor=10.12; fi
-      MACOSX_DEPLOYMENT_TARGET=$floor cargo zigbuild --quiet --release --locked -p samekey-uniffi --lib --target "$target"
-      lib=libsamekey_uniffi.dylib ;;
-    *)
-      cargo zigbuild --quiet --release --locked -p samekey-uniffi --lib --target "$target"
-      lib=libsamekey_uniffi.so ;;
+    *-windows-gnu) lib=samekey_uniffi.dll ;;
+    *-apple-darwin) lib=libsamekey_uniffi.dylib ;;
+    *) lib=libsamekey_uniffi.so ;;
   esac
   mkdir -p "$natives/$platform"
   cp "target/$triple/release/$lib" "$natives/$platform/"
@@ -51,5 +43,5 @@ rm -rf "$repo/io/github/samekey"
 # deploy runs the tests first, against the JAR's own resources: JNA finds the library
 # under its platform prefix on the classpath, as a user's program will.
 (cd bindings/kotlin && mvn -B -q -Dsamekey.natives="$natives" \
-  -DaltDeploymentRepository="samekey-dist::file://$repo" deploy)
+  -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
 find "$repo/io/github/samekey" -type f \( -name '*.jar' -o -name '*.pom' \) -exec ls -l {} +

@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/target/dist-tools/bin:$PATH"
+. scripts/cross-build.sh
 version=$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
 sysroot=$(rustc --print sysroot)
 objcopy="$sysroot/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/rust-objcopy"
@@ -42,9 +43,8 @@ mkdir -p "$out"
 archs=("$@"); [ ${#archs[@]} -gt 0 ] || archs=(x86_64 aarch64)
 for arch in "${archs[@]}"; do
   triple=$arch-unknown-linux-gnu
-  rustup target list --installed | grep -qx "$triple" || rustup target add "$triple" >/dev/null
   echo "dist-swift: linux-$arch" >&2
-  cargo zigbuild --quiet --release --locked -p samekey-uniffi --lib --target "$triple.2.17"
+  cross_build samekey-uniffi "$triple.2.17" --lib
   name="samekey-swift-$version-linux-$arch"
   stage=$(mktemp -d)
   layout "target/$triple/release/libsamekey_uniffi.a" "$stage/$name"

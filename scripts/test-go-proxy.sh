@@ -72,17 +72,11 @@ qemu-aarch64-static "$work/app-arm64"
 echo "test-go-proxy: windows/amd64 and darwin (built, not run)"
 CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc go build -o "$work/app.exe" .
 file "$work/app.exe"
-# zig carries libSystem's stubs but not libresolv's or CoreFoundation's, which Go's runtime
-# links on macOS: text-based stubs naming the system libraries stand in, as the SDK's own
-# .tbd files would. -s -w: Go would otherwise run the host's strip, which reads no Mach-O.
-stub() { # FILE INSTALL-NAME SYMBOL...
-  local file=$1 name=$2; shift 2
-  mkdir -p "$(dirname "$file")"
-  printf -- "--- !tapi-tbd\ntbd-version: 4\ntargets: [ x86_64-macos, arm64-macos ]\ninstall-name: '%s'\nexports:\n  - targets: [ x86_64-macos, arm64-macos ]\n    symbols: [ %s ]\n...\n" \
-    "$name" "$(IFS=,; echo "$*" | sed 's/,/, /g')" > "$file"
-}
-stub "$work/sdk/libresolv.tbd" /usr/lib/libresolv.9.dylib _res_9_ninit _res_9_nsearch _res_9_nclose
-stub "$work/sdk/CoreFoundation.framework/CoreFoundation.tbd" \
+# Go's runtime links libresolv and CoreFoundation on macOS: stubs stand in for the SDK.
+# -s -w: Go would otherwise run the host's strip, which reads no Mach-O.
+. "$repo/scripts/cross-build.sh"
+tbd_stub "$work/sdk/libresolv.tbd" /usr/lib/libresolv.9.dylib _res_9_ninit _res_9_nsearch _res_9_nclose
+tbd_stub "$work/sdk/CoreFoundation.framework/CoreFoundation.tbd" \
   /System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation _CFRelease
 for arch in amd64:x86_64 arm64:aarch64; do
   CGO_ENABLED=1 GOOS=darwin GOARCH=${arch%:*} CC="$zig cc -target ${arch#*:}-macos" \

@@ -1,0 +1,36 @@
+# Sourced by the dist scripts: one way to cross-build a release artifact's Rust crate.
+#
+#   cross_build PACKAGE TARGET [CARGO_ARGS...]
+#
+# TARGET is a Rust triple, for Linux GNU with cargo-zigbuild's glibc suffix (.2.17).
+# Linux and macOS build with cargo-zigbuild (zig from target/dist-tools), Windows with
+# Debian's mingw-w64. Output: target/<triple>/release/.
+cross_build() {
+  local package=$1 target=$2
+  shift 2
+  local triple=${target%.2.17}
+  rustup target list --installed | grep -qx "$triple" || rustup target add "$triple" >/dev/null
+  case "$triple" in
+    *-windows-gnu)
+      command -v x86_64-w64-mingw32-gcc >/dev/null || apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
+      cargo build --quiet --release --locked -p "$package" --target "$triple" "$@" ;;
+    *-apple-darwin)
+      # zig would otherwise stamp its newest macOS as the minimum; these are rustc's floors.
+      local floor=10.12
+      [[ $triple == aarch64-* ]] && floor=11.0
+      MACOSX_DEPLOYMENT_TARGET=$floor cargo zigbuild --quiet --release --locked -p "$package" --target "$target" "$@" ;;
+    *)
+      cargo zigbuild --quiet --release --locked -p "$package" --target "$target" "$@" ;;
+  esac
+}
+
+# tbd_stub FILE INSTALL-NAME SYMBOL...: a text-based stub of a macOS system library (as the
+# SDK's own .tbd files are), naming the symbols a link needs: zig carries libSystem's
+# stubs but no SDK frameworks or libresolv.
+tbd_stub() {
+  local file=$1 name=$2
+  shift 2
+  mkdir -p "$(dirname "$file")"
+  printf -- "--- !tapi-tbd\ntbd-version: 4\ntargets: [ x86_64-macos, arm64-macos ]\ninstall-name: '%s'\nexports:\n  - targets: [ x86_64-macos, arm64-macos ]\n    symbols: [ %s ]\n...\n" \
+    "$name" "$(IFS=,; echo "$*" | sed 's/,/, /g')" > "$file"
+}
