@@ -106,9 +106,9 @@ setup-dist-tools:
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
 # release target and the sdist (python/), the npm packages (npm/), the crates (crates/),
 # the CLI archives (cli/), the Go module as its proxy serves it (go/proxy), the Kotlin
-# artifact in a Maven repository (maven/).
-dist: dist-python dist-node dist-crates dist-cli dist-go dist-kotlin
-    cd target/dist && find python npm crates cli go/proxy maven -type f | sort | xargs sha256sum > SHA256SUMS
+# artifact in a Maven repository (maven/), the Swift package's Linux archives (swift/).
+dist: dist-python dist-node dist-crates dist-cli dist-go dist-kotlin dist-swift
+    cd target/dist && find python npm crates cli go/proxy maven swift -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
 # Python wheels for the targets given (every release target by default) and the sdist.
@@ -300,6 +300,16 @@ setup-kotlin:
 dist-kotlin *platforms: setup-kotlin setup-dist-tools
     scripts/dist-kotlin.sh {{platforms}}
 
+# Kotlin per id: the idiomatic API, the prepared deriver and the generated call against the
+# pure-JVM peer (MessageDigest + a Crockford loop), interleaved rounds, medians.
+bench-kotlin rounds="9": (dist-kotlin "linux-x86-64")
+    cd bindings/kotlin && SAMEKEY_BENCH_ROUNDS={{rounds}} mvn -B -q -Dsamekey.natives="$PWD/../../target/kotlin-natives" -Dtest=SpeedTable -Dsurefire.failIfNoSpecifiedTests=false test | grep -E '^(\||[0-9]+ rounds)'
+
+# The Swift package's Linux archives (static library and pkg-config file) for the arches
+# given (x86_64 and aarch64 by default), in target/dist/swift.
+dist-swift *arches: setup-dist-tools
+    scripts/dist-swift.sh {{arches}}
+
 # Kotlin: the uniffi crate's own tests, the artifact with the host's library (its tests run
 # every vector), then a fresh Maven project depending on it from the file:// repository
 # runs every vector with plain `mvn test`.
@@ -369,7 +379,7 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content bench-python bench-node bench-wasm bench-go bench-registry
+bench: bench-rust bench-instructions bench-content bench-python bench-node bench-wasm bench-go bench-kotlin bench-registry
 
 # samekey-wasm vs @noble/hashes and crypto.subtle, in Node and in headless Chromium.
 bench-wasm: setup-wasm
