@@ -40,6 +40,8 @@ cargo build --quiet -p samekey-uniffi --features bindgen
   --out-dir target/uniffi/kotlin --no-format >/dev/null
 
 rm -rf "$repo/io/github/samekey"
+# Maven runs the tests in bindings/kotlin: a relative vector file would not be found there.
+if [ -n "${SAMEKEY_VECTORS:-}" ]; then export SAMEKEY_VECTORS="$(realpath "$SAMEKEY_VECTORS")"; fi
 # deploy runs the tests first, against the JAR's own resources: JNA finds the library
 # under its platform prefix on the classpath, as a user's program will.
 (cd bindings/kotlin && mvn -B -q -Dsamekey.natives="$natives" \
