@@ -303,7 +303,7 @@ dist-kotlin *platforms: setup-kotlin setup-dist-tools
 # Kotlin per id: the idiomatic API, the prepared deriver and the generated call against the
 # pure-JVM peer (MessageDigest + a Crockford loop), interleaved rounds, medians.
 bench-kotlin rounds="9": (dist-kotlin "linux-x86-64")
-    cd bindings/kotlin && SAMEKEY_BENCH_ROUNDS={{rounds}} mvn -B -q -Dstyle.color=never -Dsamekey.natives="$PWD/../../target/kotlin-natives" -Dtest=SpeedTable -Dsurefire.failIfNoSpecifiedTests=false test | grep -E '^(\||[0-9]+ rounds)'
+    cd bindings/kotlin && SAMEKEY_BENCH_ROUNDS={{rounds}} mvn -B -q -Dsamekey.natives="$PWD/../../target/kotlin-natives" -Dtest=SpeedTable -Dsurefire.failIfNoSpecifiedTests=false test | grep -E '^(\||[0-9]+ rounds)'
 
 # The Swift package's Linux archives (static library and pkg-config file) for the arches
 # given (x86_64 and aarch64 by default), in target/dist/swift.

@@ -44,6 +44,6 @@ rm -rf "$repo/io/github/samekey"
 if [ -n "${SAMEKEY_VECTORS:-}" ]; then export SAMEKEY_VECTORS="$(realpath "$SAMEKEY_VECTORS")"; fi
 # deploy runs the tests first, against the JAR's own resources: JNA finds the library
 # under its platform prefix on the classpath, as a user's program will.
-(cd bindings/kotlin && mvn -B -q -Dstyle.color=never -Dsamekey.natives="$natives" \
+(cd bindings/kotlin && mvn -B -q -Dsamekey.natives="$natives" \
   -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
 find "$repo/io/github/samekey" -type f \( -name '*.jar' -o -name '*.pom' \) -exec ls -l {} +

@@ -27,7 +27,7 @@ cp bindings/kotlin/src/test/kotlin/io/github/samekey/VectorsTest.kt "$work/app/s
 cd "$work/app"
 unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS
 env PATH=/usr/local/bin:/usr/bin:/bin SAMEKEY_VECTORS="$vectors" \
-  mvn -B -q -Dstyle.color=never -Dmaven.repo.local="$local_repo" test
+  mvn -B -q -Dmaven.repo.local="$local_repo" test
 grep -h 'Tests run' target/surefire-reports/*.txt
 grep -ho '[0-9]* vectors from [^<]*' target/surefire-reports/TEST-*.xml | head -n 1
 
