@@ -353,6 +353,7 @@ check-versions:
 # Fail when test-vectors/samekey.json differs from a fresh run of the reference.
 check-vectors:
     python3 spec/reference/gen_vectors.py --check
+    python3 spec/reference/check_orders.py
 
 # Regenerate test-vectors/samekey.json from the reference implementation.
 vectors: setup

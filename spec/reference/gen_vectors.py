@@ -112,6 +112,28 @@ def verify(vid, accepted, id_text, t, fields, namespace="", secret=None):
         expect(lambda: {"scheme": ref.verify(accepted, id_text, t, namespace, raw, secret)}))
 
 
+def candidates(vid, accepted, t, fields, namespace="", secret=None):
+    inputs = {"accepted": accepted, "namespace": namespace, "timestamp_ms": t, "fields": fields}
+    if secret is not None:
+        inputs["secret_hex"] = secret.hex()
+    raw = [field_bytes(f) for f in fields]
+    add(vid, "candidates", inputs,
+        expect(lambda: {"candidates": ref.candidates(accepted, t, namespace, raw, secret)}))
+
+
+def ring_revision(vid, accepted, parent, content_hash, secret=None):
+    inputs = {"accepted": accepted, "parent": parent, "content_hash": content_hash}
+    if secret is not None:
+        inputs["secret_hex"] = secret.hex()
+    add(vid, "ring_revision", inputs,
+        expect(lambda: ref.ring_revision(accepted, parent, content_hash, secret)))
+
+
+def needs_write(vid, stored, incoming):
+    add(vid, "needs_write", {"stored": stored, "incoming": incoming},
+        expect(lambda: {"needs_write": ref.needs_write(stored, incoming)}))
+
+
 def ulid_text(scheme, t, fields, namespace="", secret=None) -> str:
     return ref.derive_ulid(scheme, t, namespace, [field_bytes(f) for f in fields], secret)["ulid"]
 
@@ -170,6 +192,31 @@ for i in range(12):
          namespace=rng.choice(["", "ns", "orders"]),
          secret=rng.randbytes(rng.randint(1, 64)) if i % 3 == 0 else None)
 
+# Every combination of faults that one ULID input can have two or more of at once, so
+# that every order of §4.4's checks is pinned (check_orders.py proves it).
+FAULTS = {
+    "scheme": ("v9", None), "ns": ("posts", None), "secret": (b"", b"k"),
+    "t": (-1, 2**48, 1.5), "fields": ([],),
+}
+for s in ("v0", "v1", "v2", "v9"):
+    for secret, sname in ((None, ""), (b"", "-empty-secret"), (b"k", "-secret")):
+        for ns in ("", "posts"):
+            for t, tname in ((POST_T, ""), (-1, "-t-negative"), (2**48, "-t-2^48")):
+                for fields in (POST, []):
+                    faults = [s == "v9", s == "v0" and secret is not None,
+                              s == "v0" and ns != "", s != "v0" and secret == b"",
+                              t != POST_T, not fields]
+                    if sum(faults) < 2:
+                        continue
+                    name = (f"ulid-faults-{s}{sname}{'-namespace' if ns else ''}{tname}"
+                            f"{'-no-fields' if not fields else ''}")
+                    ulid(name, s, t, fields, namespace=ns, secret=secret)
+# A JSON number that is not an integer is not a time (§8.2), before any other check.
+for s in ("v1", "v9"):
+    ulid(f"ulid-{s}-t-fraction", s, 1.5, POST)
+ulid("ulid-v0-t-fraction-with-secret", "v0", POST_T + 0.5, POST, secret=b"k")
+ulid("ulid-v1-t-fraction-no-fields", "v1", 1.5, [])
+
 # --- content -------------------------------------------------------------------------
 for s in ("v1", "v2"):
     for n in (0, 1, 3, 55, 56, 63, 64, 65, 1023, 1024, 1025, 2048, 2049, 4097):
@@ -196,6 +243,11 @@ for s in ("v1", "v2"):
     content_json(f"json-{s}-simple-object", '{"b": 2, "a": 1}', s)
 content_json("json-v0-not-supported", "{}", "v0")
 content_json("json-unknown-scheme", "{}", "v5")
+for s, name in (("v0", "v0"), ("v5", "unknown-scheme")):
+    content_json(f"json-{name}-and-invalid-json", "{", s)
+    content_json(f"json-{name}-and-duplicate-key", '{"a":1,"a":2}', s)
+    content_json(f"json-{name}-and-number-out-of-range", "1e400", s)
+    content_json(f"json-{name}-and-nesting-too-deep", "[" * 129 + "]" * 129, s)
 RFC8785_NUMBERS = [
     "0000000000000000", "8000000000000000", "0000000000000001", "8000000000000001",
     "7fefffffffffffff", "ffefffffffffffff", "4340000000000000", "c340000000000000",
@@ -221,6 +273,8 @@ for name, text in [
     ("-2^53-int-out-of-range", "-9007199254740992"), ("2^53-as-float", "9007199254740992.0"),
     ("2^53-as-exponent", "9.007199254740992e15"), ("huge-int", "1" + "0" * 40),
     ("overflow-inf", "1e400"), ("overflow-minus-inf", "-1e400"), ("underflow-zero", "1e-400"),
+    ("underflow-minus-zero", "-1e-400"), ("just-below-1e-6", "9.999999999999997e-7"),
+    ("1e-6-plain", "0.000001"), ("just-below-1e21", "9.999999999999999e20"),
     ("nan-token", "NaN"), ("infinity-token", "Infinity"), ("minus-infinity-token", "-Infinity"),
     ("leading-zero", "01"), ("trailing-dot", "1."), ("leading-dot", ".5"), ("plus-sign", "+1"),
     ("bare-minus", "-"), ("exp-no-digits", "1e"), ("hex-number", "0x10"),
@@ -253,6 +307,10 @@ for name, text in [
     ("depth-128-arrays", "[" * 128 + "]" * 128), ("depth-129-arrays", "[" * 129 + "]" * 129),
     ("depth-128-objects", '{"a":' * 127 + "{}" + "}" * 127),
     ("depth-129-objects", '{"a":' * 128 + "{}" + "}" * 128),
+    ("depth-128-mixed", '[{"a":' * 63 + "[[]]" + "}]" * 63),
+    ("depth-129-mixed", '[{"a":' * 63 + "[[[]]]" + "}]" * 63),
+    ("depth-128-arrays-around-objects", "[" * 64 + '{"a":' * 64 + "1" + "}" * 64 + "]" * 64),
+    ("depth-129-mixed-arrays-inside", '{"a":' * 64 + "[" * 65 + "]" * 65 + "}" * 64),
 ]:
     content_json(f"json-{name}", text)
 
@@ -275,6 +333,17 @@ revision("revision-v1-with-blake3-hash", "v1", None, H2)
 revision("revision-v2-with-sha256-hash", "v2", None, H1)
 revision("revision-v0-not-supported", "v0", None, H1)
 revision("revision-unknown-scheme", "v7", None, H1)
+# Every pair of §7.3's checks that one input can fail together.
+BAD_HASH = "sha256:" + "G" * 64
+for s in ("v0", "v1", "v2", "v7"):
+    for secret, sname in ((None, ""), (b"", "-empty-secret")):
+        for parent, pname in ((None, ""), ("", "-empty-parent")):
+            for h, hname in ((H1, "-sha256"), (H2, "-blake3"), (BAD_HASH, "-invalid-hash")):
+                faults = [s == "v7", h == BAD_HASH, s == "v0", secret == b"", parent == "",
+                          h != BAD_HASH and s in ("v1", "v2") and (h == H1) != (s == "v1")]
+                if sum(faults) < 2:
+                    continue
+                revision(f"revision-faults-{s}{hname}{sname}{pname}", s, parent, h, secret)
 for name, bad in [
     ("uppercase-hex", H1.upper().replace("SHA256", "sha256")), ("uppercase-prefix", H1.upper()),
     ("short-digest", H1[:-1]), ("long-digest", H1 + "0"), ("unknown-algorithm", "md5:" + "0" * 64),
@@ -302,6 +371,10 @@ for name, text in [
     ("offset-hour-24", "2024-05-01T12:00:00+24:00"), ("offset-minute-60", "2024-05-01T12:00:00+01:60"),
     ("offset-without-colon", "2024-05-01T12:00:00+0100"), ("empty-fraction", "2024-05-01T12:00:00.Z"),
     ("trailing-space", "2024-05-01T12:00:00Z "), ("empty", ""),
+    ("leading-space", " 2024-05-01T12:00:00Z"), ("leading-tab", "\t2024-05-01T12:00:00Z"),
+    ("leading-newline", "\n2024-05-01T12:00:00Z"), ("trailing-newline", "2024-05-01T12:00:00Z\n"),
+    ("year-zero-leap-day", "0000-02-29T00:00:00Z"), ("year-zero-feb-30", "0000-02-30T00:00:00Z"),
+    ("year-zero-offset-back", "0000-01-01T00:00:00-23:59"),
     ("fullwidth-digits", "\uff12\uff10\uff12\uff14-05-01T12:00:00Z"), ("two-digit-year", "24-05-01T12:00:00Z"),
 ]:
     timestamp(f"timestamp-{name}", text)
@@ -347,6 +420,62 @@ verify("verify-v2-keyed", ["v2", "v1"], v2_keyed, POST_T, POST, "posts", KEY32)
 verify("verify-v2-keyed-wrong-secret", ["v2", "v1"], v2_keyed, POST_T, POST, "posts", b"other")
 verify("verify-invalid-id", ["v1"], "not-a-ulid", POST_T, POST)
 verify("verify-primary-error", ["v1"], v1_id, 2**48, POST, "posts")
+verify("verify-invalid-id-and-t-out-of-range", ["v1"], "not-a-ulid", 2**48, POST)
+verify("verify-invalid-id-and-no-fields", ["v1"], "not-a-ulid", POST_T, [])
+verify("verify-invalid-id-and-empty-secret", ["v2", "v1"], "not-a-ulid", POST_T, POST, secret=b"")
+verify("verify-invalid-id-and-v0-namespace", ["v0"], "not-a-ulid", POST_T, POST, "posts")
+verify("verify-unknown-scheme-in-ring-and-invalid-id", ["v1", "v9"], "not-a-ulid", POST_T, POST)
+verify("verify-empty-ring-and-invalid-id", [], "not-a-ulid", POST_T, POST)
+verify("verify-uuid-text", ["v1"], ref.uuid_text(ref.parse_ulid(v1_id)), POST_T, POST, "posts")
+verify("verify-v0-skipped-with-secret", ["v1", "v0"], ulid_text("v1", POST_T, POST, "", b"k"),
+       POST_T, POST, secret=b"k")
+verify("verify-v0-primary", ["v0", "v1"], v0_id, POST_T, POST)
+verify("verify-v0-primary-with-namespace", ["v0", "v1"], v1_id, POST_T, POST, "posts")
+verify("verify-t-fraction", ["v1"], v1_id, 1.5, POST, "posts")
+verify("verify-secondary-error", ["v2", "v1"], v1_id, POST_T, [], "posts")
+
+# --- candidates ----------------------------------------------------------------------
+for name, accepted in [
+    ("v1", ["v1"]), ("v2-v1", ["v2", "v1"]), ("v1-v2", ["v1", "v2"]),
+    ("v0-v1-v2", ["v0", "v1", "v2"]), ("v1-v0-v2", ["v1", "v0", "v2"]),
+    ("repeats", ["v1", "v2", "v1", "v2"]), ("empty", []), ("unknown", ["v2", "v3"]),
+    ("uppercase", ["V1"]),
+]:
+    candidates(f"candidates-{name}", accepted, POST_T, POST)
+candidates("candidates-v0-skipped-with-namespace", ["v2", "v1", "v0"], POST_T, POST, "posts")
+candidates("candidates-v0-skipped-with-secret", ["v1", "v0"], POST_T, POST, secret=b"k")
+candidates("candidates-v0-skipped-with-empty-secret", ["v1", "v0"], POST_T, POST, secret=b"")
+candidates("candidates-v0-primary-with-namespace", ["v0", "v2"], POST_T, POST, "posts")
+candidates("candidates-v0-primary-with-secret", ["v0", "v2"], POST_T, POST, secret=b"k")
+candidates("candidates-keyed", ["v2", "v1"], POST_T, POST, "posts", KEY32)
+candidates("candidates-t-out-of-range", ["v2", "v1"], 2**48, POST)
+candidates("candidates-no-fields", ["v2", "v0"], POST_T, [])
+candidates("candidates-t-fraction", ["v2"], 0.5, POST)
+
+# --- ring_revision -------------------------------------------------------------------
+ROOT1 = ref.revision("v1", None, H1, None)["key"]
+for name, accepted, parent, h, secret in [
+    ("v1", ["v1"], None, H1, None), ("v2-ring-v1-hash", ["v2", "v1"], ROOT1, H1, None),
+    ("v2-ring-v2-hash", ["v2", "v1"], None, H2, None), ("not-accepted", ["v2"], None, H1, None),
+    ("keyed", ["v2"], "parent", H2, KEY32), ("empty-secret", ["v1"], None, H1, b""),
+    ("empty-parent", ["v1"], "", H1, None), ("invalid-hash", ["v1"], None, BAD_HASH, None),
+    ("invalid-hash-not-accepted-ring", ["v2"], None, BAD_HASH, None),
+    ("not-accepted-and-empty-parent", ["v2"], "", H1, None),
+    ("not-accepted-and-empty-secret", ["v1"], None, H2, b""),
+    ("v0-ring", ["v0"], None, H1, None), ("unknown-scheme-in-ring", ["v1", "v4"], None, BAD_HASH, None),
+    ("empty-ring", [], None, H1, None),
+]:
+    ring_revision(f"ring-revision-{name}", accepted, parent, h, secret)
+
+# --- needs_write ---------------------------------------------------------------------
+for name, stored, incoming in [
+    ("nothing-stored", None, H1), ("same", H1, H1), ("changed", H1, ref.content_hash("v1", b"x")),
+    ("scheme-changed", H1, H2), ("empty-stored", "", H1), ("invalid-stored", "sha256:x", H1),
+    ("invalid-incoming", H1, "sha256:x"), ("both-invalid", "md5:1", "md5:2"),
+    ("nothing-stored-invalid-incoming", None, "SHA256:" + H1[7:]),
+    ("revision-key-is-not-content", ref.revision("v1", None, H1, None)["key"], H1),
+]:
+    needs_write(f"needs-write-{name}", stored, incoming)
 
 
 def render(selected: list[dict], description: str) -> str:

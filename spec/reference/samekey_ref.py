@@ -84,20 +84,33 @@ def ulid_message(scheme: str, namespace: str, fields: list[bytes]) -> bytes:
             + u32be(len(fields)) + b"".join(enc(f) for f in fields))
 
 
-def derive_ulid(scheme: str, t: int, namespace: str, fields: list[bytes],
+# §4.4: the checks in order. Each is (code, test); a test sees every input, so the list
+# can be permuted (check_orders.py does, to show that the vectors pin this order).
+ULID_CHECKS = [
+    ("unknown_scheme", lambda s, t, ns, f, k: s not in ("v0", "v1", "v2")),
+    ("secret_not_supported", lambda s, t, ns, f, k: s == "v0" and k is not None),
+    ("namespace_not_supported", lambda s, t, ns, f, k: s == "v0" and ns != ""),
+    ("empty_secret", lambda s, t, ns, f, k: s != "v0" and k is not None and len(k) == 0),
+    ("timestamp_out_of_range", lambda s, t, ns, f, k: not 0 <= t <= MAX_MS),
+    ("no_fields", lambda s, t, ns, f, k: not f),
+]
+
+
+def check_time(t) -> int:
+    """§8.2 host conversion: the vectors' JSON number of milliseconds to an integer."""
+    if isinstance(t, bool) or not isinstance(t, (int, float)):
+        raise TypeError("a time is a number of milliseconds")
+    if isinstance(t, float):
+        raise SamekeyError("invalid_timestamp")
+    return t
+
+
+def derive_ulid(scheme: str, t, namespace: str, fields: list[bytes],
                 secret: bytes | None) -> dict:
-    check_scheme(scheme)
-    if scheme == "v0":
-        if secret is not None:
-            raise SamekeyError("secret_not_supported")
-        if namespace:
-            raise SamekeyError("namespace_not_supported")
-    elif secret is not None and len(secret) == 0:
-        raise SamekeyError("empty_secret")
-    if not 0 <= t <= MAX_MS:
-        raise SamekeyError("timestamp_out_of_range")
-    if not fields:
-        raise SamekeyError("no_fields")
+    t = check_time(t)
+    for code, failed in ULID_CHECKS:
+        if failed(scheme, t, namespace, fields, secret):
+            raise SamekeyError(code)
     m = ulid_message(scheme, namespace, fields)
     d = hashlib.sha256(m).digest() if scheme == "v0" else tagged_hash(scheme, m, secret)
     raw = t.to_bytes(6, "big") + d[:10]
@@ -256,28 +269,57 @@ def canonical(v) -> str:
     return "{" + ",".join(es_string(k) + ":" + canonical(v[k]) for k in keys) + "}"
 
 
+def _json_fault(text: str) -> str | None:
+    try:
+        parse_json(text)
+    except SamekeyError as e:
+        return e.code
+    return None
+
+
+# §6.1: the scheme before the text; the JSON check stands for every code of §6.1's table.
+CONTENT_JSON_CHECKS = [
+    ("unknown_scheme", lambda s, text: s not in ("v0", "v1", "v2")),
+    ("scheme_not_supported", lambda s, text: s == "v0"),
+    ("json", lambda s, text: _json_fault(text)),
+]
+
+
 def content_json(scheme: str, text: str) -> dict:
-    check_scheme(scheme)
-    if scheme == "v0":
-        raise SamekeyError("scheme_not_supported")
+    for code, failed in CONTENT_JSON_CHECKS:
+        fault = failed(scheme, text)
+        if fault:
+            raise SamekeyError(fault if code == "json" else code)
     c = canonical(parse_json(text))
     return {"canonical": c, "hash": content_hash(scheme, c.encode("utf-8"))}
 
 
 # §7 revision keys -----------------------------------------------------------------------
 
+def _content_scheme(text: str) -> str | None:
+    try:
+        return parse_content_hash(text)[0]
+    except SamekeyError:
+        return None
+
+
+# §7.3: the checks in order, permutable like ULID_CHECKS.
+REVISION_CHECKS = [
+    ("unknown_scheme", lambda s, p, c, k: s not in ("v0", "v1", "v2")),
+    ("invalid_key", lambda s, p, c, k: _content_scheme(c) is None),
+    ("scheme_not_supported", lambda s, p, c, k: s == "v0"),
+    ("empty_secret", lambda s, p, c, k: k is not None and len(k) == 0),
+    ("empty_parent", lambda s, p, c, k: p == ""),
+    ("scheme_mismatch", lambda s, p, c, k: _content_scheme(c) not in (None, s)),
+]
+
+
 def revision(scheme: str, parent: str | None, content_hash_text: str,
              secret: bytes | None) -> dict:
-    check_scheme(scheme)
-    content_scheme, digest = parse_content_hash(content_hash_text)
-    if scheme == "v0":
-        raise SamekeyError("scheme_not_supported")
-    if secret is not None and len(secret) == 0:
-        raise SamekeyError("empty_secret")
-    if parent == "":
-        raise SamekeyError("empty_parent")
-    if content_scheme != scheme:
-        raise SamekeyError("scheme_mismatch")
+    for code, failed in REVISION_CHECKS:
+        if failed(scheme, parent, content_hash_text, secret):
+            raise SamekeyError(code)
+    _, digest = parse_content_hash(content_hash_text)
     p = b"\x00" if parent is None else b"\x01" + enc(parent.encode("utf-8"))
     m = block(scheme, "revision") + p + enc(digest)
     return {"key": f"rev:{scheme}:" + tagged_hash(scheme, m, secret).hex(),
@@ -318,22 +360,61 @@ def parse_timestamp(text: str) -> int:
 
 # §9 key ring and guards --------------------------------------------------------------
 
-def verify(accepted: list[str], id_text: str, t: int, namespace: str,
-           fields: list[bytes], secret: bytes | None) -> str:
-    target = parse_ulid(id_text)
-    for i, scheme in enumerate(accepted):
+ORDER = {"v2": 0, "v1": 1, "v0": 2}  # newest first
+
+
+def key_ring(accepted: list[str]) -> list[str]:
+    """§9.1: the accepted list checked and ordered: primary, then newest to oldest."""
+    for name in accepted:
+        check_scheme(name)
+    if not accepted:
+        raise SamekeyError("unknown_scheme")
+    primary = accepted[0]
+    others = sorted(set(accepted) - {primary}, key=ORDER.__getitem__)
+    return [primary] + others
+
+
+def candidates(accepted: list[str], t, namespace: str, fields: list[bytes],
+               secret: bytes | None) -> list[dict]:
+    ring = key_ring(accepted)
+    out = []
+    for i, scheme in enumerate(ring):
         try:
             candidate = derive_ulid(scheme, t, namespace, fields, secret)
         except SamekeyError as e:
             if i > 0 and e.code in ("namespace_not_supported", "secret_not_supported"):
                 continue
             raise
-        if parse_ulid(candidate["ulid"]) == target:
-            return scheme
+        out.append({"scheme": scheme, "ulid": candidate["ulid"]})
+    return out
+
+
+def verify(accepted: list[str], id_text: str, t, namespace: str,
+           fields: list[bytes], secret: bytes | None) -> str:
+    ring = key_ring(accepted)
+    target = parse_ulid(id_text)
+    for c in candidates(ring, t, namespace, fields, secret):
+        if parse_ulid(c["ulid"]) == target:
+            return c["scheme"]
     raise SamekeyError("identity_mismatch")
 
 
+def ring_revision(accepted: list[str], parent: str | None, content_hash_text: str,
+                  secret: bytes | None) -> dict:
+    ring = key_ring(accepted)
+    scheme, _ = parse_content_hash(content_hash_text)
+    if scheme not in ring:
+        raise SamekeyError("scheme_not_accepted")
+    return {"key": revision(scheme, parent, content_hash_text, secret)["key"]}
+
+
+def needs_write(stored: str | None, incoming: str) -> bool:
+    new = parse_content_hash(incoming)
+    return stored is None or parse_content_hash(stored) != new
+
+
 def key_scheme(text: str, accepted: list[str] | None) -> dict:
+    ring = None if accepted is None else key_ring(accepted)
     if text.startswith("rev:"):
         scheme, digest = parse_revision_key(text)
         out = {"kind": "revision", "scheme": scheme, "canonical": f"rev:{scheme}:{digest.hex()}"}
@@ -341,6 +422,6 @@ def key_scheme(text: str, accepted: list[str] | None) -> dict:
         scheme, digest = parse_content_hash(text)
         algorithm = {"v1": "sha256", "v2": "blake3"}[scheme]
         out = {"kind": "content", "scheme": scheme, "canonical": f"{algorithm}:{digest.hex()}"}
-    if accepted is not None and scheme not in accepted:
+    if ring is not None and scheme not in ring:
         raise SamekeyError("scheme_not_accepted")
     return out
