@@ -432,6 +432,7 @@ verify("verify-v0-skipped-with-secret", ["v1", "v0"], ulid_text("v1", POST_T, PO
 verify("verify-v0-primary", ["v0", "v1"], v0_id, POST_T, POST)
 verify("verify-v0-primary-with-namespace", ["v0", "v1"], v1_id, POST_T, POST, "posts")
 verify("verify-t-fraction", ["v1"], v1_id, 1.5, POST, "posts")
+verify("verify-invalid-id-and-t-fraction", ["v1"], "not-a-ulid", 1.5, POST)
 verify("verify-secondary-error", ["v2", "v1"], v1_id, POST_T, [], "posts")
 
 # --- candidates ----------------------------------------------------------------------
@@ -477,6 +478,33 @@ for name, stored, incoming in [
 ]:
     needs_write(f"needs-write-{name}", stored, incoming)
 
+# --- a small file of other cases -------------------------------------------------------
+# Runners must work with any valid vector file (spec §10.1), not only with the cases and
+# counts of this one: `just test` runs them on this small file too. Its cases are not in
+# samekey.json (nested non-finite numbers, other ids and inputs).
+MAIN = vectors[:]
+vectors.clear()
+ulid("small-ulid-v2-orders", "v2", 1_000_000_000_000, ["order-42"], namespace="orders")
+ulid("small-ulid-v1-t-fraction", "v1", 0.25, ["x"])
+ulid("small-ulid-v0-faults", "v0", -5, [], namespace="n", secret=b"s")
+content("small-content-v1-hello", "v1", b"hello\n")
+for name, text in [
+    ("nested-nan", "[NaN]"), ("nested-minus-infinity", '{"a":[1,-Infinity]}'),
+    ("deep-infinity", '{"x":{"y":[Infinity]}}'), ("numbers", "[1e-7,0.000001,1e21]"),
+]:
+    content_json(f"small-json-{name}", text, "v2")
+revision("small-revision-v2-keyed", "v2", "rev:v2:" + "1" * 64, H2, secret=b"s")
+timestamp("small-timestamp-offset", "2000-01-01T00:00:00.5-01:00")
+ulid_parse("small-ulid-parse-lower", ulid_text("v2", 1, ["a"]).lower())
+key_parse("small-key-parse-blake3", H2, ["v1", "v2"])
+verify("small-verify-v2", ["v1", "v2"], ulid_text("v2", 7, ["a"]), 7, ["a"])
+candidates("small-candidates", ["v0", "v2"], 7, ["a", "b"])
+ring_revision("small-ring-revision", ["v2"], None, H2)
+needs_write("small-needs-write", H2, H2)
+SMALL = vectors[:]
+SMALL_OUT = ROOT / "test-vectors" / "small.json"
+vectors[:] = MAIN
+
 
 def render(selected: list[dict], description: str) -> str:
     doc = {"schema": "samekey-test-vectors/1", "description": description, "vectors": selected}
@@ -490,6 +518,8 @@ def outputs() -> dict[pathlib.Path, tuple[str, int]]:
         OUT: (render(vectors, DESCRIPTION), len(vectors)),
         SELFTEST_OUT: (render(subset, "A subset of samekey.json that bindings embed for selftest()."),
                        len(subset)),
+        SMALL_OUT: (render(SMALL, "A small vector file of cases samekey.json does not hold, to "
+                                  "show that every runner works with any valid file."), len(SMALL)),
     }
 
 

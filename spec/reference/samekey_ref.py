@@ -101,7 +101,9 @@ def check_time(t) -> int:
     if isinstance(t, bool) or not isinstance(t, (int, float)):
         raise TypeError("a time is a number of milliseconds")
     if isinstance(t, float):
-        raise SamekeyError("invalid_timestamp")
+        if not t.is_integer():
+            raise SamekeyError("invalid_timestamp")
+        return int(t)  # a JSON number's value decides, not how it is written
     return t
 
 
@@ -392,6 +394,7 @@ def candidates(accepted: list[str], t, namespace: str, fields: list[bytes],
 def verify(accepted: list[str], id_text: str, t, namespace: str,
            fields: list[bytes], secret: bytes | None) -> str:
     ring = key_ring(accepted)
+    t = check_time(t)
     target = parse_ulid(id_text)
     for c in candidates(ring, t, namespace, fields, secret):
         if parse_ulid(c["ulid"]) == target:

@@ -14,8 +14,14 @@ export function times(native, call) {
       if (Number.isNaN(ms)) fail('invalid_timestamp', 'the Date is invalid');
       return ms;
     }
-    if (typeof time === 'number') return time; // integrality and range: checked by the core
-    if (typeof time === 'string') return parseRfc3339(time);
+    if (typeof time === 'number') {
+      // A host conversion, so it comes before every other check (spec §4.4); the range is
+      // checked by the core in its place.
+      if (!Number.isInteger(time)) fail('invalid_timestamp', `${time} is not an integer number of milliseconds`);
+      return time;
+    }
+    // Parsed, not range-checked: the core checks the range after the scheme (spec §4.4).
+    if (typeof time === 'string') return call(native.rfc3339UncheckedMs, text(time, 'timestamp'));
     throw new TypeError(`a time is a Date, integer milliseconds or RFC 3339 string, not ${typeName(time)}`);
   }
 

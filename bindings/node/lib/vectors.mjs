@@ -32,8 +32,7 @@ function secret(v) {
 }
 
 function ring(sk, accepted) {
-  const [primary, ...rest] = accepted;
-  return new sk.KeyRing(primary, rest);
+  return sk.KeyRing.fromAccept(accepted);
 }
 
 const OPS = {
@@ -48,7 +47,9 @@ const OPS = {
     return { hash: sk.contentHash(fromHex(v.data_hex), { scheme: v.scheme }) };
   },
   content_json(sk, v) {
-    return { canonical: sk.canonicalJsonText(v.json), hash: sk.contentHashJsonText(v.json, { scheme: v.scheme }) };
+    // The hash first: it checks the scheme before the text (spec §6.1).
+    const hash = sk.contentHashJsonText(v.json, { scheme: v.scheme });
+    return { canonical: sk.canonicalJsonText(v.json), hash };
   },
   revision(sk, v) {
     const key = sk.revisionKey(v.content_hash, { parent: v.parent, scheme: v.scheme, secret: secret(v) });
@@ -63,13 +64,29 @@ const OPS = {
     return { ulid: id.toString(), uuid: id.uuid, timestamp_ms: id.timestampMs };
   },
   key_parse(sk, v) {
+    // A ring is checked when it is made, before it parses anything (spec §9.1).
+    const r = v.accepted === undefined ? undefined : ring(sk, v.accepted);
     const parsed = { ...sk.parseKey(v.text) };
-    if (v.accepted !== undefined) parsed.scheme = ring(sk, v.accepted).schemeOfKey(v.text);
+    if (r !== undefined) parsed.scheme = r.schemeOfKey(v.text);
     return parsed;
   },
   verify(sk, v) {
+    const r = ring(sk, v.accepted);
     const opts = { time: v.timestamp_ms, namespace: v.namespace, secret: secret(v) };
-    return { scheme: ring(sk, v.accepted).verifyUlid(v.ulid, v.fields.map(field), opts) };
+    return { scheme: r.verifyUlid(v.ulid, v.fields.map(field), opts) };
+  },
+  candidates(sk, v) {
+    const r = ring(sk, v.accepted);
+    const opts = { time: v.timestamp_ms, namespace: v.namespace, secret: secret(v) };
+    const found = r.candidateUlids(v.fields.map(field), opts);
+    return { candidates: found.map((c) => ({ scheme: c.scheme, ulid: c.ulid.toString() })) };
+  },
+  ring_revision(sk, v) {
+    const r = ring(sk, v.accepted);
+    return { key: r.revisionKey(v.content_hash, { parent: v.parent, secret: secret(v) }) };
+  },
+  needs_write(sk, v) {
+    return { needs_write: sk.needsWrite(v.stored, v.incoming) };
   },
 };
 

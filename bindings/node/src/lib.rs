@@ -238,6 +238,11 @@ pub fn parse_rfc3339(text: String) -> Result<f64> {
     wire::parse_rfc3339(&text).js()
 }
 
+#[napi(js_name = "rfc3339UncheckedMs")]
+pub fn rfc3339_unchecked_ms(text: String) -> Result<f64> {
+    wire::rfc3339_unchecked_ms(&text).js()
+}
+
 #[napi]
 pub fn parse_key(text: String) -> Result<String> {
     wire::parse_key(&text).js()

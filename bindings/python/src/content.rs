@@ -120,14 +120,8 @@ pub fn canonical_json_text(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<
     samekey::canonicalize_json_text(&text).py(py)
 }
 
-fn hash_json(py: Python<'_>, scheme: &str, value: &Value) -> PyResult<String> {
-    let scheme: Scheme = convert::scheme(py, scheme)?;
-    samekey::content_hash_json(scheme, value)
-        .map(|(_, h)| h.to_string())
-        .py(py)
-}
-
-/// The content hash of a Python value's canonical JSON.
+/// The content hash of a Python value's canonical JSON. The value is converted first, a
+/// host conversion, then the scheme is checked (spec §6.2).
 #[pyfunction]
 #[pyo3(signature = (value, *, scheme = "v1"))]
 pub fn content_hash_json(
@@ -135,7 +129,11 @@ pub fn content_hash_json(
     value: &Bound<'_, PyAny>,
     scheme: &str,
 ) -> PyResult<String> {
-    hash_json(py, scheme, &json_value(value)?)
+    let value = json_value(value)?;
+    let scheme: Scheme = convert::scheme(py, scheme)?;
+    samekey::content_hash_json(scheme, &value)
+        .map(|(_, h)| h.to_string())
+        .py(py)
 }
 
 /// The content hash of JSON text's canonical form.
@@ -147,5 +145,8 @@ pub fn content_hash_json_text(
     scheme: &str,
 ) -> PyResult<String> {
     let text = convert::text_arg(text, "JSON text")?;
-    hash_json(py, scheme, &Value::parse(&text).py(py)?)
+    let scheme: Scheme = convert::scheme(py, scheme)?;
+    samekey::content_hash_json_text(scheme, &text)
+        .map(|(_, h)| h.to_string())
+        .py(py)
 }

@@ -6,6 +6,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
 };
+use samekey::timestamp::Millis;
 use samekey::{Error, Scheme, Value};
 
 use crate::errors::{type_error, CoreResult};
@@ -156,21 +157,23 @@ pub fn epoch(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 
 /// A time as integer milliseconds (spec §8.2): an aware `datetime` (floored to the
 /// millisecond), an `int`, or RFC 3339 text. A naive `datetime`, a `float` or a `bool` is
-/// `invalid_timestamp`; a negative or too large `int` is `timestamp_out_of_range`.
-pub fn time(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+/// `invalid_timestamp`. The range is not checked here: spec §4.4 checks it after the
+/// scheme, secret and namespace ([`Millis::check`]).
+pub fn time(obj: &Bound<'_, PyAny>) -> PyResult<Millis> {
     let py = obj.py();
     if obj.is_instance_of::<PyBool>() {
         return Err(Error::InvalidTimestamp("a bool is not a time".into())).py(py);
     }
     if let Ok(i) = obj.cast::<PyInt>() {
-        // Whatever does not fit in an i64 is out of range anyway.
-        return match i.extract::<i64>() {
-            Ok(ms) => samekey::timestamp::from_millis_i128(i128::from(ms)).py(py),
-            Err(_) => Err(Error::TimestampOutOfRange(i.to_string())).py(py),
-        };
+        // Beyond i128 is out of range anyway; saturating keeps the sign for the message.
+        return Ok(Millis::new(match i.extract::<i128>() {
+            Ok(ms) => ms,
+            Err(_) if i.lt(0)? => i128::MIN,
+            Err(_) => i128::MAX,
+        }));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return samekey::parse_rfc3339(text(s)?).py(py);
+        return samekey::timestamp::rfc3339_millis(text(s)?).py(py);
     }
     if obj.is_instance_of::<PyFloat>() {
         let why = format!(
@@ -188,13 +191,19 @@ pub fn time(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
         let seconds: i128 = delta.getattr("seconds")?.extract()?;
         let micros: i128 = delta.getattr("microseconds")?.extract()?;
         // seconds and microseconds are never negative, so this division floors.
-        let ms = days * 86_400_000 + seconds * 1000 + micros / 1000;
-        return samekey::timestamp::from_millis_i128(ms).py(py);
+        return Ok(Millis::new(
+            days * 86_400_000 + seconds * 1000 + micros / 1000,
+        ));
     }
     Err(type_error(format!(
         "a time is an aware datetime, int milliseconds or RFC 3339 str, not {}",
         type_name(obj)
     )))
+}
+
+/// [`time`] with its range checked, where nothing else is checked before it.
+pub fn checked_time(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    time(obj)?.check().py(obj.py())
 }
 
 /// A Python value as JSON (spec §6.2). `bool` is tested before `int` (it is one).

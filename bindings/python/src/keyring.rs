@@ -2,6 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use samekey::timestamp::Millis;
 use samekey::{KeyRing, Scheme};
 
 use crate::convert;
@@ -16,7 +17,7 @@ pub struct PyKeyRing {
 }
 
 struct IdInputs {
-    t: u64,
+    t: Millis,
     namespace: String,
     fields: Vec<Vec<u8>>,
     secret: Option<Vec<u8>>,
@@ -28,15 +29,27 @@ fn id_inputs(
     namespace: Option<&Bound<'_, PyAny>>,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<IdInputs> {
+    // The time is converted first, a host conversion (spec §4.4).
+    let t = convert::time(time)?;
     Ok(IdInputs {
         namespace: convert::namespace(namespace)?,
         secret: convert::secret(secret)?,
-        t: convert::time(time)?,
+        t,
         fields: convert::fields(&convert::field_items(fields)?)?
             .iter()
             .map(|f| f.as_ref().to_vec())
             .collect(),
     })
+}
+
+impl IdInputs {
+    /// The time's range, checked after the primary's scheme, secret and namespace checks
+    /// (spec §4.4).
+    fn time(&self, py: Python<'_>, ring: &KeyRing) -> PyResult<u64> {
+        ring.check_ulid_inputs(&self.namespace, self.secret.as_deref())
+            .and_then(|()| self.t.check())
+            .py(py)
+    }
 }
 
 #[pymethods]
@@ -89,7 +102,12 @@ impl PyKeyRing {
     ) -> PyResult<PyUlid> {
         let i = id_inputs(fields, time, namespace, secret)?;
         self.inner
-            .derive_ulid(i.t, &i.namespace, &i.fields, i.secret.as_deref())
+            .derive_ulid(
+                i.time(py, &self.inner)?,
+                &i.namespace,
+                &i.fields,
+                i.secret.as_deref(),
+            )
             .map(PyUlid)
             .py(py)
     }
@@ -107,7 +125,12 @@ impl PyKeyRing {
         let i = id_inputs(fields, time, namespace, secret)?;
         let found = self
             .inner
-            .candidate_ulids(i.t, &i.namespace, &i.fields, i.secret.as_deref())
+            .candidate_ulids(
+                i.time(py, &self.inner)?,
+                &i.namespace,
+                &i.fields,
+                i.secret.as_deref(),
+            )
             .py(py)?;
         Ok(found
             .into_iter()
@@ -126,11 +149,17 @@ impl PyKeyRing {
         namespace: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<&'static str> {
-        let id = ulid_arg(ulid)?;
         let i = id_inputs(fields, time, namespace, secret)?;
+        let id = ulid_arg(ulid)?;
         let scheme = self
             .inner
-            .verify_ulid(&id, i.t, &i.namespace, &i.fields, i.secret.as_deref())
+            .verify_ulid(
+                &id,
+                i.time(py, &self.inner)?,
+                &i.namespace,
+                &i.fields,
+                i.secret.as_deref(),
+            )
             .py(py)?;
         Ok(scheme.as_str())
     }

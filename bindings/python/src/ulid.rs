@@ -128,7 +128,7 @@ impl PyUlidDeriver {
         fields: &Bound<'_, PyAny>,
         time: &Bound<'_, PyAny>,
     ) -> PyResult<PyUlid> {
-        let t = convert::time(time)?;
+        let t = convert::checked_time(time)?;
         let items = convert::field_items(fields)?;
         self.inner
             .derive(t, &convert::fields(&items)?)
@@ -151,7 +151,7 @@ impl PyUlidDeriver {
         }
         let times: Vec<u64> = times
             .try_iter()?
-            .map(|t| convert::time(&t?))
+            .map(|t| convert::checked_time(&t?))
             .collect::<PyResult<_>>()?;
         let n = times.len();
         // Row-major: the fields of row r are items[r * width..(r + 1) * width].
@@ -201,7 +201,7 @@ impl PyUlidDeriver {
         let mut ids = Vec::new();
         for record in records.try_iter()? {
             let record = record?;
-            let t = convert::time(&record.get_item(time)?)?;
+            let t = convert::checked_time(&record.get_item(time)?)?;
             let items: Vec<Bound<'py, PyAny>> = fields
                 .iter()
                 .map(|name| record.get_item(name.as_str()))
@@ -223,10 +223,13 @@ pub fn derive_ulid(
     scheme: &str,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyUlid> {
+    // Host conversions first, then the checks in spec §4.4's order.
+    let t = convert::time(time)?;
     let scheme = convert::scheme(py, scheme)?;
     let namespace = convert::namespace(namespace)?;
     let secret = convert::secret(secret)?;
-    let t = convert::time(time)?;
+    samekey::check_ulid_inputs(scheme, &namespace, secret.as_deref()).py(py)?;
+    let t = t.check().py(py)?;
     let items = convert::field_items(fields)?;
     samekey::derive_ulid(
         scheme,

@@ -114,8 +114,10 @@ impl From<Ulid> for UlidText {
     }
 }
 
+/// The range of a host's milliseconds, checked where spec §4.4 puts it: callers run the
+/// scheme, secret and namespace checks first.
 fn time(ms: i64) -> Result<u64> {
-    Ok(samekey::timestamp::from_millis_i128(i128::from(ms))?)
+    Ok(samekey::timestamp::Millis::from(ms).check()?)
 }
 
 /// The deterministic ULID of `fields` at `timestamp_ms` (spec §4).
@@ -128,6 +130,7 @@ pub fn derive_ulid(
     secret: Option<Vec<u8>>,
 ) -> Result<UlidText> {
     let s = scheme(&scheme_name)?;
+    samekey::check_ulid_inputs(s, &namespace, secret.as_deref())?;
     Ok(samekey::derive_ulid(
         s,
         time(timestamp_ms)?,
@@ -245,11 +248,7 @@ pub fn canonical_json_text(json: String) -> Result<String> {
 #[uniffi::export]
 pub fn content_hash_json_text(scheme_name: String, json: String) -> Result<String> {
     let s = scheme(&scheme_name)?;
-    Ok(
-        samekey::content_hash_json(s, &samekey::Value::parse(&json)?)?
-            .1
-            .to_string(),
-    )
+    Ok(samekey::content_hash_json_text(s, &json)?.1.to_string())
 }
 
 fn revision_inputs(
@@ -356,6 +355,8 @@ impl KeyRing {
         fields: Vec<Vec<u8>>,
         secret: Option<Vec<u8>>,
     ) -> Result<UlidText> {
+        self.inner
+            .check_ulid_inputs(&namespace, secret.as_deref())?;
         Ok(self
             .inner
             .derive_ulid(time(timestamp_ms)?, &namespace, &fields, secret.as_deref())?
@@ -369,6 +370,8 @@ impl KeyRing {
         fields: Vec<Vec<u8>>,
         secret: Option<Vec<u8>>,
     ) -> Result<Vec<Candidate>> {
+        self.inner
+            .check_ulid_inputs(&namespace, secret.as_deref())?;
         let found = self.inner.candidate_ulids(
             time(timestamp_ms)?,
             &namespace,
@@ -394,6 +397,8 @@ impl KeyRing {
         secret: Option<Vec<u8>>,
     ) -> Result<String> {
         let id: Ulid = ulid.parse()?;
+        self.inner
+            .check_ulid_inputs(&namespace, secret.as_deref())?;
         Ok(self
             .inner
             .verify_ulid(

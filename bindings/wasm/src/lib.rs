@@ -213,6 +213,11 @@ pub fn parse_rfc3339(text: &str) -> Result<f64> {
     js(wire::parse_rfc3339(text))
 }
 
+#[wasm_bindgen(js_name = rfc3339UncheckedMs)]
+pub fn rfc3339_unchecked_ms(text: &str) -> Result<f64> {
+    js(wire::rfc3339_unchecked_ms(text))
+}
+
 #[wasm_bindgen(js_name = parseKey)]
 pub fn parse_key(text: &str) -> Result<String> {
     js(wire::parse_key(text))

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use samekey::{
-    content_hash_file_with_progress, content_hash_json, content_hash_reader, derive_revision,
-    parse_rfc3339, ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver, Value,
+    content_hash_file_with_progress, content_hash_json_text, content_hash_reader, derive_revision,
+    parse_rfc3339, ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver,
 };
 use samekey_cli::batch::{self, BatchConfig};
 
@@ -228,7 +228,7 @@ fn hash(a: HashArgs) -> Result<()> {
             .into(),
             _ => CliError::io(&name, e),
         })?;
-    let (canonical, hash) = content_hash_json(a.scheme, &Value::parse(&text)?)?;
+    let (canonical, hash) = content_hash_json_text(a.scheme, &text)?;
     if a.print_canonical {
         println!("{canonical}");
     }

@@ -2,14 +2,16 @@
 
 use std::ffi::c_char;
 
+use samekey::timestamp::Millis;
 use samekey::{Scheme, Ulid};
 use samekey_wire as wire;
 
 use crate::pointers::*;
 use crate::status::{call, Failure, Outcome, SamekeyStatus};
 
-pub(crate) fn time(ms: i64) -> Outcome<u64> {
-    Ok(samekey::timestamp::from_millis_i128(i128::from(ms))?)
+/// A C `int64_t` of milliseconds; its range is checked in the core's order (spec §4.4).
+fn time(ms: i64) -> Millis {
+    Millis::from(ms)
 }
 
 pub(crate) fn id_of(ptr: *const u8) -> Outcome<Ulid> {
@@ -83,7 +85,7 @@ pub extern "C" fn samekey_derive(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let ulid = wire::derive_ms(bytes(packed, packed_len)?, time(time_ms)?)?;
+        let ulid = wire::derive_ms(bytes(packed, packed_len)?, time(time_ms))?;
         out(id, 16)?.copy_from_slice(ulid.as_bytes());
         Ok(())
     })
@@ -162,7 +164,7 @@ pub extern "C" fn samekey_candidates(
     call(error, || {
         alloc_string(
             result,
-            wire::candidates_ms(bytes(packed, packed_len)?, time(time_ms)?)?,
+            wire::candidates_ms(bytes(packed, packed_len)?, time(time_ms))?,
         )
     })
 }
@@ -178,7 +180,7 @@ pub extern "C" fn samekey_verify(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let s = wire::verify_ms(bytes(packed, packed_len)?, &id_of(id)?, time(time_ms)?)?;
+        let s = wire::verify_ms(bytes(packed, packed_len)?, &id_of(id)?, time(time_ms))?;
         write_text(scheme, 3, s)
     })
 }

@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 use samekey::{
-    canonicalize_json_text, content_hash, content_hash_json, derive_revision, parse_rfc3339,
+    content_hash, content_hash_json, content_hash_json_text, derive_revision, parse_rfc3339,
     revision_message, ulid_message, ContentHash, Error, Key, KeyRing, Scheme, Ulid, UlidDeriver,
     Value,
 };
@@ -74,6 +74,9 @@ fn run_op(v: &Json) -> OpResult {
         }),
         "key_parse" => op_key_parse(v)?,
         "verify" => op_verify(v)?,
+        "candidates" => op_candidates(v)?,
+        "ring_revision" => op_ring_revision(v)?,
+        "needs_write" => op_needs_write(v)?,
         other => return Err(format!("unknown op {other:?}")),
     })
 }
@@ -123,13 +126,22 @@ fn fields(v: &Json) -> Result<Vec<Vec<u8>>, String> {
         .collect()
 }
 
-/// Vector timestamps may be negative or past 2^48 on purpose; hosts check them.
-fn timestamp_ms(v: &Json) -> Result<Result<u64, Error>, String> {
-    let t = v
-        .get("timestamp_ms")
-        .and_then(Json::as_i64)
-        .ok_or("missing integer timestamp_ms")?;
-    Ok(samekey::timestamp::from_millis_i128(i128::from(t)))
+/// A vector's time (spec §10.1): the outer error is the host conversion, which comes
+/// before every other check; the inner one is the range check, which the core makes in
+/// its place (§4.4). Vector timestamps may be negative or past 2^48 on purpose.
+fn timestamp_ms(v: &Json) -> Result<Result<Result<u64, Error>, Error>, String> {
+    let t = v.get("timestamp_ms").ok_or("missing timestamp_ms")?;
+    let whole = match (t.as_i64(), t.as_u64(), t.as_f64()) {
+        (Some(i), _, _) => i128::from(i),
+        (None, Some(u), _) => i128::from(u),
+        // An integer value however written (`2.0`); a fraction is not a time.
+        (None, None, Some(f)) if f.is_finite() && f == f.trunc() && f.abs() < 1e30 => f as i128,
+        (None, None, Some(f)) => {
+            return Ok(Err(samekey::timestamp::from_millis_f64(f).unwrap_err()));
+        }
+        _ => return Err("timestamp_ms is a number".into()),
+    };
+    Ok(Ok(samekey::timestamp::from_millis_i128(whole)))
 }
 
 fn scheme(v: &Json) -> Result<Result<Scheme, Error>, String> {
@@ -140,6 +152,7 @@ fn op_ulid(v: &Json) -> OpResult {
     let (ns, fields, secret) = (str_field(v, "namespace")?, fields(v)?, secret(v)?);
     let (scheme, t) = (scheme(v)?, timestamp_ms(v)?);
     Ok((|| {
+        let t = t?;
         let scheme = scheme?;
         // Scheme-level checks (v0 limits, secret) come before the timestamp (spec §4.4).
         let deriver = UlidDeriver::new(scheme, ns, secret.as_deref())?;
@@ -164,18 +177,26 @@ fn op_content_json(v: &Json) -> OpResult {
     let scheme = scheme(v)?;
     Ok((|| {
         let scheme = scheme?;
-        let (canonical, hash) = content_hash_json(scheme, &Value::parse(text)?)?;
-        debug_assert_eq!(canonicalize_json_text(text)?, canonical);
+        let (canonical, hash) = content_hash_json_text(scheme, text)?;
+        // The tree path (parse, then canonicalize the value) must agree with the stream.
+        debug_assert_eq!(
+            content_hash_json(scheme, &Value::parse(text)?)?.0,
+            canonical
+        );
         Ok(json!({ "canonical": canonical, "hash": hash.to_string() }))
     })())
 }
 
+fn parent(v: &Json) -> Result<Option<&str>, String> {
+    match v.get("parent") {
+        Some(Json::Null) | None => Ok(None),
+        Some(Json::String(p)) => Ok(Some(p.as_str())),
+        Some(_) => Err("parent is a string or null".into()),
+    }
+}
+
 fn op_revision(v: &Json) -> OpResult {
-    let parent = match v.get("parent") {
-        Some(Json::Null) | None => None,
-        Some(Json::String(p)) => Some(p.as_str()),
-        Some(_) => return Err("parent is a string or null".into()),
-    };
+    let parent = parent(v)?;
     let (content, secret, scheme) = (str_field(v, "content_hash")?, secret(v)?, scheme(v)?);
     Ok((|| {
         let scheme = scheme?;
@@ -233,8 +254,53 @@ fn op_verify(v: &Json) -> OpResult {
     );
     let t = timestamp_ms(v)?;
     Ok((|| {
+        // A ring is checked when it is made, before it is used (spec §9.1); then the
+        // host converts the time, then the id is parsed (§9.2).
+        let ring = ring?;
+        let t = t?;
         let id: Ulid = id.parse()?;
-        let scheme = ring?.verify_ulid(&id, t?, ns, &fields, secret.as_deref())?;
+        let scheme = ring.verify_ulid(&id, t?, ns, &fields, secret.as_deref())?;
         Ok(json!({ "scheme": scheme.as_str() }))
+    })())
+}
+
+fn op_candidates(v: &Json) -> OpResult {
+    let ring = accepted_ring(v)?.ok_or("candidates needs \"accepted\"")?;
+    let (ns, fields, secret) = (str_field(v, "namespace")?, fields(v)?, secret(v)?);
+    let t = timestamp_ms(v)?;
+    Ok((|| {
+        let ring = ring?;
+        let t = t??;
+        let found = ring.candidate_ulids(t, ns, &fields, secret.as_deref())?;
+        let list: Vec<Json> = found
+            .iter()
+            .map(|(s, id)| json!({ "scheme": s.as_str(), "ulid": id.to_string() }))
+            .collect();
+        Ok(json!({ "candidates": list }))
+    })())
+}
+
+fn op_ring_revision(v: &Json) -> OpResult {
+    let ring = accepted_ring(v)?.ok_or("ring_revision needs \"accepted\"")?;
+    let (parent, content, secret) = (parent(v)?, str_field(v, "content_hash")?, secret(v)?);
+    Ok((|| {
+        let ring = ring?;
+        let content: ContentHash = content.parse()?;
+        let key = ring.derive_revision(parent, &content, secret.as_deref())?;
+        Ok(json!({ "key": key.to_string() }))
+    })())
+}
+
+fn op_needs_write(v: &Json) -> OpResult {
+    let stored = match v.get("stored") {
+        Some(Json::Null) | None => None,
+        Some(Json::String(s)) => Some(s.as_str()),
+        Some(_) => return Err("stored is a string or null".into()),
+    };
+    let incoming = str_field(v, "incoming")?;
+    Ok((|| {
+        let incoming: ContentHash = incoming.parse()?;
+        let stored = stored.map(str::parse::<ContentHash>).transpose()?;
+        Ok(json!({ "needs_write": samekey::needs_write(stored.as_ref(), &incoming) }))
     })())
 }

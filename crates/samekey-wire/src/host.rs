@@ -35,14 +35,14 @@ pub fn canonical_json_text(json: &str) -> Result<String> {
 
 pub fn content_hash_json_value(json: &str, scheme: &str) -> Result<String> {
     let scheme: Scheme = scheme.parse()?;
-    let canonical = samekey::canonicalize_json_text_from_doubles(json)?;
-    Ok(samekey::content_hash(scheme, canonical.as_bytes())?.to_string())
+    Ok(samekey::content_hash_json_text_from_doubles(scheme, json)?
+        .1
+        .to_string())
 }
 
 pub fn content_hash_json_text(json: &str, scheme: &str) -> Result<String> {
     let scheme: Scheme = scheme.parse()?;
-    let canonical = samekey::canonicalize_json_text(json)?;
-    Ok(samekey::content_hash(scheme, canonical.as_bytes())?.to_string())
+    Ok(samekey::content_hash_json_text(scheme, json)?.1.to_string())
 }
 
 pub(crate) fn revision_inputs(
@@ -75,12 +75,21 @@ pub fn revision_message(
 }
 
 pub fn needs_write(stored: Option<&str>, incoming: &str) -> Result<bool> {
+    // Incoming first (spec §9.3): both are parsed, so a typo never reads as a change.
+    let incoming = incoming.parse()?;
     let stored = stored.map(str::parse::<samekey::ContentHash>).transpose()?;
-    Ok(samekey::needs_write(stored.as_ref(), &incoming.parse()?))
+    Ok(samekey::needs_write(stored.as_ref(), &incoming))
 }
 
 pub fn parse_rfc3339(text: &str) -> Result<f64> {
     Ok(samekey::parse_rfc3339(text)? as f64)
+}
+
+/// RFC 3339 text as milliseconds, not range-checked: a time argument given as text is
+/// converted first and range-checked in spec §4.4's order. Four-digit years keep every
+/// value exact in a double.
+pub fn rfc3339_unchecked_ms(text: &str) -> Result<f64> {
+    Ok(samekey::timestamp::rfc3339_millis(text)?.as_i128() as f64)
 }
 
 /// `kind scheme canonical` of a content hash or revision key text.

@@ -3,6 +3,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use samekey::timestamp::Millis;
 use samekey::{Error, KeyRing, Scheme, Ulid, UlidDeriver};
 
 use crate::codec::*;
@@ -26,16 +27,19 @@ pub fn prepare_ring<S: AsRef<str>>(accept: &[S]) -> Result<Vec<u8>> {
     Ok(ring.accepted().iter().map(|&s| scheme_code(s)).collect())
 }
 
-/// The id of a request's fields at `t` (checked milliseconds), under its primary scheme.
-pub fn derive_ms(packed: &[u8], t: u64) -> Result<Ulid> {
+/// The id of a request's fields at `t`, under its primary scheme. The time was converted
+/// first; its range is checked after the scheme, secret and namespace (spec §4.4).
+pub fn derive_ms(packed: &[u8], t: Millis) -> Result<Ulid> {
     let mut r = Request::parse(packed)?;
     let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
+    samekey::check_ulid_inputs(scheme, namespace, secret)?;
+    let t = t.check()?;
     r.with_fields(|_, fields| Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?))
 }
 
 /// The ULID text of a request's fields at `time_ms` (a JS number).
 pub fn derive_string_js_ms(packed: &[u8], time_ms: f64) -> Result<String> {
-    Ok(derive_ms(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_string())
+    Ok(derive_ms(packed, Millis::from_f64(time_ms)?)?.to_string())
 }
 
 /// [`derive_ascii_js_ms`] of a request followed by its time: `packed request || f64le(time_ms)`,
@@ -44,14 +48,17 @@ pub fn derive_ascii_trailing_js_ms(buf: &[u8]) -> Result<[u8; 26]> {
     let mut r = Request::parse(buf)?;
     let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
     r.with_fields(|r, fields| {
-        let t = samekey::timestamp::from_millis_f64(r.f64()?)?;
+        // Converted, then the scheme's checks, then the range (spec §4.4).
+        let t = Millis::from_f64(r.f64()?)?;
+        samekey::check_ulid_inputs(scheme, namespace, secret)?;
+        let t = t.check()?;
         Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?.to_text_bytes())
     })
 }
 
 /// [`derive_string_js_ms`] as the 26 ASCII bytes of the text, without allocating.
 pub fn derive_ascii_js_ms(packed: &[u8], time_ms: f64) -> Result<[u8; 26]> {
-    Ok(derive_ms(packed, samekey::timestamp::from_millis_f64(time_ms)?)?.to_text_bytes())
+    Ok(derive_ms(packed, Millis::from_f64(time_ms)?)?.to_text_bytes())
 }
 
 /// The ids of rows of `width` fields each, one per time, handed to `out` in order.
@@ -176,16 +183,16 @@ pub fn ulid_message(packed: &[u8]) -> Result<Vec<u8>> {
 
 /// `scheme ULID scheme ULID ...`: the id under every accepted scheme that takes the inputs.
 pub fn candidates_js_ms(packed: &[u8], time_ms: f64) -> Result<String> {
-    candidates_ms(packed, samekey::timestamp::from_millis_f64(time_ms)?)
+    candidates_ms(packed, Millis::from_f64(time_ms)?)
 }
 
-/// [`candidates_js_ms`] at checked milliseconds.
-pub fn candidates_ms(packed: &[u8], t: u64) -> Result<String> {
+/// [`candidates_js_ms`] at converted milliseconds.
+pub fn candidates_ms(packed: &[u8], t: Millis) -> Result<String> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
-    let found = r
-        .ring()?
-        .candidate_ulids(t, r.namespace, &fields, r.secret)?;
+    let ring = r.ring()?;
+    ring.check_ulid_inputs(r.namespace, r.secret)?;
+    let found = ring.candidate_ulids(t.check()?, r.namespace, &fields, r.secret)?;
     let parts: Vec<String> = found
         .iter()
         .map(|(s, id)| alloc::format!("{s} {id}"))
@@ -195,16 +202,20 @@ pub fn candidates_ms(packed: &[u8], t: u64) -> Result<String> {
 
 /// The accepted scheme that derived `ulid` from the request's inputs.
 pub fn verify_js_ms(packed: &[u8], ulid: &str, time_ms: f64) -> Result<&'static str> {
+    // The host's time is converted, then the id parsed, then derivation (spec §9.2).
+    let t = Millis::from_f64(time_ms)?;
     let id: Ulid = ulid.parse()?;
-    verify_ms(packed, &id, samekey::timestamp::from_millis_f64(time_ms)?)
+    verify_ms(packed, &id, t)
 }
 
 /// The accepted scheme that derived `id` from the request's inputs at `t`.
-pub fn verify_ms(packed: &[u8], id: &Ulid, t: u64) -> Result<&'static str> {
+pub fn verify_ms(packed: &[u8], id: &Ulid, t: Millis) -> Result<&'static str> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
-    Ok(r.ring()?
-        .verify_ulid(id, t, r.namespace, &fields, r.secret)?
+    let ring = r.ring()?;
+    ring.check_ulid_inputs(r.namespace, r.secret)?;
+    Ok(ring
+        .verify_ulid(id, t.check()?, r.namespace, &fields, r.secret)?
         .as_str())
 }
 

@@ -178,6 +178,37 @@ impl crate::json::Build for Canonical<'_> {
     }
 }
 
+/// The content hash of JSON text's canonical form, with that form. The scheme is checked
+/// before the text is parsed (spec §6.1), so `v0` is `scheme_not_supported` whatever the text.
+///
+/// ```
+/// use samekey::{content_hash_json_text, Scheme};
+/// let (canonical, hash) = content_hash_json_text(Scheme::V1, r#"{"b": 2, "a": 1}"#)?;
+/// assert_eq!(canonical, r#"{"a":1,"b":2}"#);
+/// assert!(hash.to_string().starts_with("sha256:"));
+/// let err = content_hash_json_text(Scheme::V0, "{").unwrap_err();
+/// assert_eq!(err.code(), "scheme_not_supported");
+/// # Ok::<(), samekey::Error>(())
+/// ```
+pub fn content_hash_json_text(scheme: Scheme, text: &str) -> Result<(String, ContentHash)> {
+    scheme.require_hashing("content hashes")?;
+    let canonical = canonicalize_json_text(text)?;
+    let hash = content_hash(scheme, canonical.as_bytes())?;
+    Ok((canonical, hash))
+}
+
+/// The content hash of JSON text that a host wrote from its own checked values
+/// ([`canonicalize_json_text_from_doubles`]), the scheme checked first.
+pub fn content_hash_json_text_from_doubles(
+    scheme: Scheme,
+    text: &str,
+) -> Result<(String, ContentHash)> {
+    scheme.require_hashing("content hashes")?;
+    let canonical = canonicalize_json_text_from_doubles(text)?;
+    let hash = content_hash(scheme, canonical.as_bytes())?;
+    Ok((canonical, hash))
+}
+
 /// The content hash of the canonical form of `value`, with that form.
 pub fn content_hash_json(scheme: Scheme, value: &Value) -> Result<(String, ContentHash)> {
     scheme.require_hashing("content hashes")?;

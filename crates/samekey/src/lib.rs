@@ -59,6 +59,7 @@ pub use error::{Error, ErrorCode, Result};
 pub use guard::needs_write;
 pub use jcs::{
     canonical_json, canonicalize_json_text, canonicalize_json_text_from_doubles, content_hash_json,
+    content_hash_json_text, content_hash_json_text_from_doubles,
 };
 pub use json::{Value, MAX_DEPTH, MAX_SAFE_INTEGER};
 pub use key::Key;
@@ -66,7 +67,7 @@ pub use keyring::KeyRing;
 pub use revision::{derive_revision, revision_message, revision_scheme, RevisionKey};
 pub use scheme::Scheme;
 pub use timestamp::{format_rfc3339, parse_rfc3339};
-pub use ulid::{derive_ulid, ulid_message, Ulid, UlidDeriver};
+pub use ulid::{check_ulid_inputs, derive_ulid, ulid_message, Ulid, UlidDeriver};
 
 /// This crate's version; bindings report it so a host can refuse a mismatched library.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -42,7 +42,10 @@ impl Scheme {
         }
     }
 
-    pub(crate) fn require_hashing(self, operation: &'static str) -> Result<()> {
+    /// `scheme_not_supported` for v0, which makes ULIDs only, naming `operation`
+    /// ("content hashes", "revision keys"); hosts call it before converting their values so
+    /// the scheme is checked first (spec §6.1, §7.3).
+    pub fn require_hashing(self, operation: &'static str) -> Result<()> {
         match self {
             Scheme::V0 => Err(Error::SchemeNotSupported {
                 scheme: self.as_str(),

@@ -35,18 +35,74 @@ pub(crate) fn wide_int_text(n: i128) -> String {
     }
 }
 
+/// A host's time as whole milliseconds, converted but not yet range-checked.
+///
+/// Spec §4.4 makes two steps of a host time: converting it (a fraction, NaN or a naive
+/// time is `invalid_timestamp`, before every other check) and checking its range
+/// (`timestamp_out_of_range`, check 6, after the scheme, secret and namespace). A host
+/// converts into `Millis` first and calls [`Millis::check`] in the range check's place.
+///
+/// ```
+/// use samekey::timestamp::Millis;
+/// assert_eq!(Millis::from(-1i64).check().unwrap_err().code(), "timestamp_out_of_range");
+/// assert_eq!(Millis::from_f64(1.5).unwrap_err().code(), "invalid_timestamp");
+/// assert_eq!(Millis::from_f64(2.0)?.check()?, 2);
+/// # Ok::<(), samekey::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Millis(i128);
+
+impl Millis {
+    /// Whole milliseconds of any range.
+    pub const fn new(ms: i128) -> Self {
+        Millis(ms)
+    }
+
+    /// A host floating-point number of milliseconds (JavaScript `number`): a whole value
+    /// is that integer; a fraction or a non-finite value is `invalid_timestamp`, never
+    /// truncated.
+    pub fn from_f64(t: f64) -> Result<Self> {
+        // Every double of magnitude 2^52 or more is an integer; below, a round trip through
+        // i64 is exact only for integers. (`f64::fract` is not available without std.)
+        let integral = t.abs() >= 4_503_599_627_370_496.0 || (t as i64) as f64 == t;
+        if !t.is_finite() || !integral {
+            return Err(Error::InvalidTimestamp(format!(
+                "{} is not an integer number of milliseconds",
+                crate::json::number_text(t)
+            )));
+        }
+        // Saturates beyond i128, which is out of range either way.
+        Ok(Millis(t as i128))
+    }
+
+    /// The milliseconds, whatever their range.
+    pub const fn as_i128(self) -> i128 {
+        self.0
+    }
+
+    /// The milliseconds as a ULID holds them, or `timestamp_out_of_range` (spec §4.1).
+    pub fn check(self) -> Result<u64> {
+        from_millis_i128(self.0)
+    }
+}
+
+impl From<u64> for Millis {
+    fn from(ms: u64) -> Self {
+        Millis(i128::from(ms))
+    }
+}
+
+impl From<i64> for Millis {
+    fn from(ms: i64) -> Self {
+        Millis(i128::from(ms))
+    }
+}
+
 /// Converts a host floating-point number of milliseconds (JavaScript `number`).
 /// A fractional or non-finite value is `invalid_timestamp`; it is never truncated.
+/// Both steps of [`Millis`] at once, for a time that is checked on its own.
 pub fn from_millis_f64(t: f64) -> Result<u64> {
-    // Every double of magnitude 2^52 or more is an integer; below, a round trip through
-    // i64 is exact only for integers. (`f64::fract` is not available without std.)
-    let integral = t.abs() >= 4_503_599_627_370_496.0 || (t as i64) as f64 == t;
-    if !t.is_finite() || !integral {
-        return Err(Error::InvalidTimestamp(format!(
-            "{} is not an integer number of milliseconds",
-            crate::json::number_text(t)
-        )));
-    }
+    Millis::from_f64(t)?;
     if !(0.0..=MAX_MS as f64).contains(&t) {
         return Err(Error::TimestampOutOfRange(crate::json::number_text(t)));
     }
@@ -63,12 +119,26 @@ pub fn from_millis_f64(t: f64) -> Result<u64> {
 /// # Ok::<(), samekey::Error>(())
 /// ```
 pub fn parse_rfc3339(text: &str) -> Result<u64> {
-    let ms = parse_to_signed_ms(text).ok_or_else(|| {
+    rfc3339_millis(text)?
+        .check()
+        .map_err(|_| Error::TimestampOutOfRange(text.into()))
+}
+
+/// RFC 3339 text as [`Millis`], converted but not range-checked, for a host that takes
+/// text where a time goes: its range is checked in spec §4.4's order.
+///
+/// ```
+/// use samekey::timestamp::rfc3339_millis;
+/// let before_1970 = rfc3339_millis("1969-12-31T23:59:59.999Z")?;
+/// assert_eq!(before_1970.check().unwrap_err().code(), "timestamp_out_of_range");
+/// # Ok::<(), samekey::Error>(())
+/// ```
+pub fn rfc3339_millis(text: &str) -> Result<Millis> {
+    parse_to_signed_ms(text).map(Millis).ok_or_else(|| {
         Error::InvalidTimestamp(format!(
             "\"{text}\" is not RFC 3339 text naming a real time: expected YYYY-MM-DDTHH:MM:SS[.fraction] and Z or ±hh:mm"
         ))
-    })?;
-    from_millis_i128(ms).map_err(|_| Error::TimestampOutOfRange(text.into()))
+    })
 }
 
 struct Cursor<'a> {

@@ -155,6 +155,28 @@ enum Prefix {
     State(HashState),
 }
 
+/// Checks 1 to 5 of spec §4.4 (all but the timestamp and fields) without preparing
+/// anything: a host calls it before checking its time's range ([`Millis::check`]), so
+/// errors come in the spec's order whatever the host's types.
+///
+/// [`Millis::check`]: crate::timestamp::Millis::check
+///
+/// ```
+/// use samekey::{check_ulid_inputs, Scheme};
+/// assert_eq!(check_ulid_inputs(Scheme::V0, "posts", Some(b"k")).unwrap_err().code(), "secret_not_supported");
+/// assert_eq!(check_ulid_inputs(Scheme::V1, "posts", Some(b"")).unwrap_err().code(), "empty_secret");
+/// assert!(check_ulid_inputs(Scheme::V2, "posts", None).is_ok());
+/// ```
+pub fn check_ulid_inputs(scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<()> {
+    match (scheme, secret) {
+        (Scheme::V0, Some(_)) => Err(Error::SecretNotSupported),
+        (Scheme::V0, None) if !namespace.is_empty() => Err(Error::NamespaceNotSupported),
+        (Scheme::V0, None) => Ok(()),
+        (_, Some([])) => Err(Error::EmptySecret),
+        _ => framing::u32be(namespace.len()).map(drop),
+    }
+}
+
 impl UlidDeriver {
     /// A deriver for one scheme, namespace and secret, checked and prepared once (spec §4.4).
     pub fn new(scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<Self> {
@@ -295,6 +317,22 @@ impl fmt::Debug for UlidDeriver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn check_ulid_inputs_agrees_with_the_deriver() {
+        for scheme in Scheme::ALL {
+            for namespace in ["", "posts"] {
+                for secret in [None, Some(&b""[..]), Some(&b"k"[..])] {
+                    let checked =
+                        check_ulid_inputs(scheme, namespace, secret).map_err(|e| e.code());
+                    let made = UlidDeriver::new(scheme, namespace, secret)
+                        .map(drop)
+                        .map_err(|e| e.code());
+                    assert_eq!(checked, made, "{scheme} {namespace:?} {secret:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn text_forms_of_known_bits() {

@@ -31,9 +31,23 @@ def _secret(v: Json) -> Optional[bytes]:
     return bytes.fromhex(v["secret_hex"]) if "secret_hex" in v else None
 
 
+def _time(v: Json) -> Union[int, float]:
+    """A vector's time as Python gives it: an integer value as ``int`` (however the JSON
+    wrote it), a fraction as the ``float`` it is, which samekey refuses (spec §8.2)."""
+    t = v["timestamp_ms"]
+    if isinstance(t, float) and t.is_integer():
+        return int(t)
+    assert isinstance(t, (int, float)) and not isinstance(t, bool), t
+    return t
+
+
+def _ring(v: Json) -> "samekey.KeyRing":
+    return samekey.KeyRing.from_accept(v["accepted"])
+
+
 def _ulid(v: Json) -> Json:
     fields = [_field(f) for f in v["fields"]]
-    ulid = samekey.derive_ulid(fields, time=v["timestamp_ms"], namespace=v["namespace"],
+    ulid = samekey.derive_ulid(fields, time=_time(v), namespace=v["namespace"],
                                scheme=v["scheme"], secret=_secret(v))
     message = samekey.ulid_message(fields, namespace=v["namespace"], scheme=v["scheme"])
     return {"ulid": str(ulid), "uuid": str(ulid.uuid), "message_hex": message.hex()}
@@ -44,8 +58,9 @@ def _content(v: Json) -> Json:
 
 
 def _content_json(v: Json) -> Json:
-    return {"canonical": samekey.canonical_json_text(v["json"]),
-            "hash": samekey.content_hash_json_text(v["json"], scheme=v["scheme"])}
+    # The hash first: it checks the scheme before the text (spec §6.1).
+    hashed = samekey.content_hash_json_text(v["json"], scheme=v["scheme"])
+    return {"canonical": samekey.canonical_json_text(v["json"]), "hash": hashed}
 
 
 def _revision(v: Json) -> Json:
@@ -66,26 +81,41 @@ def _ulid_parse(v: Json) -> Json:
 
 def _key_parse(v: Json) -> Json:
     text: str = v["text"]
+    # A ring is checked when it is made, before it parses anything (spec §9.1).
+    ring = _ring(v) if "accepted" in v else None
     parsed: Json = samekey.parse_key(text)._asdict()
-    if "accepted" in v:
-        primary, *rest = v["accepted"]
-        scheme = samekey.KeyRing(primary, rest).scheme_of_key(text)
-        parsed = {**parsed, "scheme": scheme}
+    if ring is not None:
+        parsed = {**parsed, "scheme": ring.scheme_of_key(text)}
     return parsed
 
 
 def _verify(v: Json) -> Json:
-    primary, *rest = v["accepted"]
-    ring = samekey.KeyRing(primary, rest)
-    scheme = ring.verify_ulid(v["ulid"], [_field(f) for f in v["fields"]], time=v["timestamp_ms"],
+    ring = _ring(v)
+    scheme = ring.verify_ulid(v["ulid"], [_field(f) for f in v["fields"]], time=_time(v),
                               namespace=v["namespace"], secret=_secret(v))
     return {"scheme": scheme}
+
+
+def _candidates(v: Json) -> Json:
+    found = _ring(v).candidate_ulids([_field(f) for f in v["fields"]], time=_time(v),
+                                     namespace=v["namespace"], secret=_secret(v))
+    return {"candidates": [{"scheme": s, "ulid": str(u)} for s, u in found]}
+
+
+def _ring_revision(v: Json) -> Json:
+    ring = _ring(v)
+    return {"key": ring.revision_key(v["content_hash"], parent=v["parent"], secret=_secret(v))}
+
+
+def _needs_write(v: Json) -> Json:
+    return {"needs_write": samekey.needs_write(v["stored"], v["incoming"])}
 
 
 OPS: Dict[str, Callable[[Json], Json]] = {
     "ulid": _ulid, "content": _content, "content_json": _content_json, "revision": _revision,
     "timestamp": _timestamp, "ulid_parse": _ulid_parse, "key_parse": _key_parse,
-    "verify": _verify,
+    "verify": _verify, "candidates": _candidates, "ring_revision": _ring_revision,
+    "needs_write": _needs_write,
 }
 
 
