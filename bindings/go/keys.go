@@ -208,6 +208,23 @@ func (r *KeyRing) VerifyULID(id ULID, ms int64, namespace string, secret []byte,
 	return Scheme(C.GoString(&out[0])), err
 }
 
+// RevisionKey is the revision key of content on parent (nil for a root revision) under
+// the scheme of contentHash, which the ring must accept (ErrSchemeNotAccepted).
+func (r *KeyRing) RevisionKey(contentHash string, parent *string, secret []byte) (string, error) {
+	content := cString(contentHash)
+	defer free(content)
+	var p []byte
+	if parent != nil {
+		p = []byte(*parent)
+	}
+	var out [72]C.char
+	var msg *C.char
+	err := status(C.samekey_ring_revision_key((*C.uint8_t)(&r.codes[0]), C.size_t(len(r.codes)), content,
+		bytesPtr(p), C.size_t(len(p)), C.bool(parent != nil),
+		bytesPtr(secret), C.size_t(len(secret)), C.bool(secret != nil), &out[0], &msg), msg)
+	return C.GoString(&out[0]), err
+}
+
 // SchemeOfKey is the accepted scheme of a revision key or content hash text.
 func (r *KeyRing) SchemeOfKey(key string) (Scheme, error) {
 	ck := cString(key)

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -66,14 +67,30 @@ func secretOf(v vector) []byte {
 	return b
 }
 
-func ms(v vector) int64 { return int64(v["timestamp_ms"].(float64)) }
+// ms is a vector's time as Go gives it: an int64 of milliseconds. A fraction (spec §10.1)
+// has no int64 and Go's API takes no float, so it fails here, as the conversion to the
+// host's time fails, with the code spec §8.2 gives it.
+func ms(v vector) (int64, error) {
+	t := v["timestamp_ms"].(float64)
+	if t != math.Trunc(t) {
+		return 0, newError("invalid_timestamp", "not an integer number of milliseconds")
+	}
+	return int64(t), nil
+}
 
 func ring(v vector) (*KeyRing, error) {
 	var names []Scheme
 	for _, s := range v["accepted"].([]any) {
 		names = append(names, Scheme(s.(string)))
 	}
-	return NewKeyRing(names[0], names[1:]...)
+	return KeyRingOf(names)
+}
+
+func parentOf(v vector) *string {
+	if p, ok := v["parent"].(string); ok {
+		return &p
+	}
+	return nil
 }
 
 // run computes a vector's outputs through the public API.
@@ -87,8 +104,12 @@ func run(v vector) (map[string]any, error) {
 	}
 	switch str(v, "op") {
 	case "ulid":
+		t, err := ms(v)
+		if err != nil {
+			return nil, err
+		}
 		opts := Options{Scheme: Scheme(str(v, "scheme")), Namespace: str(v, "namespace"), Secret: secretOf(v)}
-		id, err := DeriveULID(ms(v), opts, fieldsOf(v)...)
+		id, err := DeriveULID(t, opts, fieldsOf(v)...)
 		if err != nil {
 			return nil, err
 		}
@@ -102,17 +123,15 @@ func run(v vector) (map[string]any, error) {
 		h, err := ContentHash(Scheme(str(v, "scheme")), data)
 		return map[string]any{"hash": h}, err
 	case "content_json":
-		c, err := CanonicalJSONText([]byte(str(v, "json")))
+		// The hash first: it checks the scheme before the text (spec §6.1).
+		h, err := ContentHashJSONText(Scheme(str(v, "scheme")), []byte(str(v, "json")))
 		if err != nil {
 			return nil, err
 		}
-		h, err := ContentHashJSONText(Scheme(str(v, "scheme")), []byte(str(v, "json")))
+		c, err := CanonicalJSONText([]byte(str(v, "json")))
 		return map[string]any{"canonical": c, "hash": h}, err
 	case "revision":
-		opts := RevisionOptions{Scheme: Scheme(str(v, "scheme")), Secret: secretOf(v)}
-		if p, ok := v["parent"].(string); ok {
-			opts.Parent = &p
-		}
+		opts := RevisionOptions{Scheme: Scheme(str(v, "scheme")), Secret: secretOf(v), Parent: parentOf(v)}
 		key, err := RevisionKey(str(v, "content_hash"), opts)
 		if err != nil {
 			return nil, err
@@ -126,16 +145,20 @@ func run(v vector) (map[string]any, error) {
 		id, err := ParseULID(str(v, "text"))
 		return map[string]any{"ulid": id.String(), "uuid": id.UUID(), "timestamp_ms": float64(id.TimestampMs())}, err
 	case "key_parse":
+		// A ring is checked when it is made, before it parses anything (spec §9.1).
+		var r *KeyRing
+		if _, ok := v["accepted"]; ok {
+			var err error
+			if r, err = ring(v); err != nil {
+				return nil, err
+			}
+		}
 		k, err := ParseKey(str(v, "text"))
 		if err != nil {
 			return nil, err
 		}
 		out := map[string]any{"kind": k.Kind, "scheme": string(k.Scheme), "canonical": k.Canonical}
-		if _, ok := v["accepted"]; ok {
-			r, err := ring(v)
-			if err != nil {
-				return nil, err
-			}
+		if r != nil {
 			s, err := r.SchemeOfKey(str(v, "text"))
 			if err != nil {
 				return nil, err
@@ -148,12 +171,42 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
+		t, err := ms(v)
+		if err != nil {
+			return nil, err
+		}
 		id, err := ParseULID(str(v, "ulid"))
 		if err != nil {
 			return nil, err
 		}
-		s, err := r.VerifyULID(id, ms(v), str(v, "namespace"), secretOf(v), fieldsOf(v)...)
+		s, err := r.VerifyULID(id, t, str(v, "namespace"), secretOf(v), fieldsOf(v)...)
 		return map[string]any{"scheme": string(s)}, err
+	case "candidates":
+		r, err := ring(v)
+		if err != nil {
+			return nil, err
+		}
+		t, err := ms(v)
+		if err != nil {
+			return nil, err
+		}
+		found, err := r.CandidateULIDs(t, str(v, "namespace"), secretOf(v), fieldsOf(v)...)
+		list := []any{}
+		for _, c := range found {
+			list = append(list, map[string]any{"scheme": string(c.Scheme), "ulid": c.ULID.String()})
+		}
+		return map[string]any{"candidates": list}, err
+	case "ring_revision":
+		r, err := ring(v)
+		if err != nil {
+			return nil, err
+		}
+		key, err := r.RevisionKey(str(v, "content_hash"), parentOf(v), secretOf(v))
+		return map[string]any{"key": key}, err
+	case "needs_write":
+		// Go's strings have no null: "" is the absent stored hash (spec §9.3).
+		w, err := NeedsWrite(str(v, "stored"), str(v, "incoming"))
+		return map[string]any{"needs_write": w}, err
 	}
 	return nil, errors.New("unknown op " + str(v, "op"))
 }

@@ -471,7 +471,7 @@ for name, accepted, parent, h, secret in [
 # --- needs_write ---------------------------------------------------------------------
 for name, stored, incoming in [
     ("nothing-stored", None, H1), ("same", H1, H1), ("changed", H1, ref.content_hash("v1", b"x")),
-    ("scheme-changed", H1, H2), ("empty-stored", "", H1), ("invalid-stored", "sha256:x", H1),
+    ("scheme-changed", H1, H2), ("invalid-stored", "sha256:x", H1),
     ("invalid-incoming", H1, "sha256:x"), ("both-invalid", "md5:1", "md5:2"),
     ("nothing-stored-invalid-incoming", None, "SHA256:" + H1[7:]),
     ("revision-key-is-not-content", ref.revision("v1", None, H1, None)["key"], H1),

@@ -18,7 +18,7 @@ pub fn scheme(py: Python<'_>, name: &str) -> PyResult<Scheme> {
 /// A `str` as UTF-8, borrowed from the string object; a lone surrogate is
 /// `invalid_string`, never replaced.
 pub fn text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
-    s.to_str().or(Err(Error::InvalidString)).py(s.py())
+    s.to_str().or(Err(Error::InvalidString(None))).py(s.py())
 }
 
 pub fn text_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
@@ -218,7 +218,7 @@ pub fn json(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if let Ok(i) = obj.cast::<PyInt>() {
         return match i.extract::<i64>() {
             Ok(n) => Value::integer(i128::from(n)).py(py),
-            Err(_) => Err(Error::NumberOutOfRange(i.to_string())).py(py),
+            Err(_) => Err(Error::integer_out_of_range(&i.to_string())).py(py),
         };
     }
     if let Ok(f) = obj.cast::<PyFloat>() {

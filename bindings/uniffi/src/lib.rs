@@ -340,6 +340,34 @@ impl KeyRing {
         }))
     }
 
+    /// The ring of `accept`, newest first: the first is the primary. An empty list is
+    /// `UnknownScheme` (spec §9.1).
+    #[uniffi::constructor]
+    pub fn from_accept(accept: Vec<String>) -> Result<Arc<Self>> {
+        let accept = accept
+            .iter()
+            .map(|s| scheme(s))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Arc::new(KeyRing {
+            inner: CoreRing::from_accept(&accept)?,
+        }))
+    }
+
+    /// The revision key of content on `parent` (none: a root) under the content hash's
+    /// scheme, which the ring must accept (`SchemeNotAccepted`).
+    pub fn revision_key(
+        &self,
+        content_hash: String,
+        parent: Option<String>,
+        secret: Option<Vec<u8>>,
+    ) -> Result<String> {
+        let content: samekey::ContentHash = content_hash.parse()?;
+        Ok(self
+            .inner
+            .derive_revision(parent.as_deref(), &content, secret.as_deref())?
+            .to_string())
+    }
+
     pub fn accepted(&self) -> Vec<String> {
         self.inner
             .accepted()

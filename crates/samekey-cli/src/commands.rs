@@ -7,14 +7,14 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use samekey::{
-    content_hash_file_with_progress, content_hash_json_text, content_hash_reader, derive_revision,
-    parse_rfc3339, ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver,
+    content_hash_file_with_progress, content_hash_reader, derive_revision, parse_rfc3339,
+    ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver,
 };
 use samekey_cli::batch::{self, BatchConfig};
 
 use crate::{
-    BatchArgs, Command, HashArgs, IdentityArgs, RevisionArgs, SecretArgs, TimeArgs, UlidArgs,
-    VectorsArgs, VerifyArgs,
+    BatchArgs, Command, IdentityArgs, RevisionArgs, SecretArgs, TimeArgs, UlidArgs, VectorsArgs,
+    VerifyArgs,
 };
 
 /// A failure with the core's code (or a CLI one) and the exit status a shell expects.
@@ -36,7 +36,7 @@ impl CliError {
         ExitCode::from(self.exit)
     }
 
-    fn io(what: &Path, e: io::Error) -> Self {
+    pub(crate) fn io(what: &Path, e: io::Error) -> Self {
         let exit = if e.kind() == io::ErrorKind::NotFound {
             66
         } else {
@@ -66,12 +66,12 @@ impl From<Error> for CliError {
     }
 }
 
-type Result<T> = std::result::Result<T, CliError>;
+pub(crate) type Result<T> = std::result::Result<T, CliError>;
 
 pub fn run(command: Command) -> Result<ExitCode> {
     match command {
         Command::Ulid(a) => ulid(a),
-        Command::Hash(a) => hash(a),
+        Command::Hash(a) => return crate::checksums::hash(a),
         Command::Revision(a) => revision(a),
         Command::Verify(a) => verify(a),
         Command::Batch(a) => run_batch(a),
@@ -93,10 +93,29 @@ fn serve(args: samekey_registry::ServeArgs) -> Result<()> {
         })
 }
 
+/// Seconds since the epoch of 2001-2286 read as milliseconds land in 1970-1973, where an
+/// immutable natural time (a publication date) is almost never: warn, since the id is
+/// valid and nothing else would notice.
+const SECONDS_LOOKALIKE: std::ops::Range<u64> = 1_000_000_000..10_000_000_000;
+
+fn warn_if_seconds(ms: u64) {
+    if SECONDS_LOOKALIKE.contains(&ms) {
+        let as_ms = samekey::format_rfc3339(ms).unwrap_or_default();
+        let as_s = samekey::format_rfc3339(ms * 1000).unwrap_or_default();
+        eprintln!(
+            "samekey: warning: --ms {ms} is {as_ms}; if it is seconds ({as_s}), pass --ms {}",
+            ms * 1000
+        );
+    }
+}
+
 fn timestamp(t: &TimeArgs) -> Result<u64> {
     match (&t.time, t.ms) {
         (Some(text), _) => Ok(parse_rfc3339(text)?),
-        (None, Some(ms)) => Ok(samekey::timestamp::check_ms(ms)?),
+        (None, Some(ms)) => {
+            warn_if_seconds(ms);
+            Ok(samekey::timestamp::check_ms(ms)?)
+        }
         (None, None) => unreachable!("clap requires --time or --ms"),
     }
 }
@@ -185,7 +204,11 @@ fn progress_bar(len: u64, enabled: bool) -> ProgressBar {
     }
 }
 
-fn hash_stream(scheme: Scheme, path: &Option<PathBuf>, progress: bool) -> Result<ContentHash> {
+pub(crate) fn hash_stream(
+    scheme: Scheme,
+    path: &Option<PathBuf>,
+    progress: bool,
+) -> Result<ContentHash> {
     fn with_name(name: &Path) -> impl Fn(Error) -> CliError + '_ {
         move |e| match e {
             Error::Io(m) => CliError {
@@ -211,43 +234,13 @@ fn hash_stream(scheme: Scheme, path: &Option<PathBuf>, progress: bool) -> Result
     }
 }
 
-fn hash(a: HashArgs) -> Result<()> {
-    if !a.json {
-        println!("{}", hash_stream(a.scheme, &a.file, !a.no_progress)?);
-        return Ok(());
-    }
-    let (mut reader, name) = open_input(&a.file)?;
-    let mut text = String::new();
-    reader
-        .read_to_string(&mut text)
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidData => Error::InvalidJson {
-                offset: 0,
-                reason: "the input is not UTF-8",
-            }
-            .into(),
-            _ => CliError::io(&name, e),
-        })?;
-    let (canonical, hash) = content_hash_json_text(a.scheme, &text)?;
-    if a.print_canonical {
-        println!("{canonical}");
-    }
-    println!("{hash}");
-    Ok(())
-}
-
 fn revision(a: RevisionArgs) -> Result<()> {
-    let secret = read_secret(&a.key.secret)?;
+    let secret = read_secret(&a.secret)?;
     let content = match (&a.content_hash, &a.file) {
         (Some(text), _) => text.parse()?,
-        (None, file) => hash_stream(a.key.scheme, file, true)?,
+        (None, file) => hash_stream(a.scheme, file, true)?,
     };
-    let key = derive_revision(
-        a.key.scheme,
-        a.parent.as_deref(),
-        &content,
-        secret.as_deref(),
-    )?;
+    let key = derive_revision(a.scheme, a.parent.as_deref(), &content, secret.as_deref())?;
     println!("{key}");
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! The `samekey` command.
 
+mod checksums;
 mod commands;
 
 use std::process::ExitCode;
@@ -21,7 +22,10 @@ pub enum Command {
     ///
     /// Example: samekey ulid --time 2024-05-01T12:00:00Z --namespace posts hello-world en
     Ulid(UlidArgs),
-    /// Hash a file or standard input: sha256:<hex> (v1) or blake3:<hex> (v2).
+    /// Hash files or standard input: `sha256:<hex>  name` (v1) or `blake3:<hex>  name` (v2)
+    /// lines, as sha256sum and b3sum print them; --check verifies such a list.
+    ///
+    /// Example: samekey hash *.tar > SUMS && samekey hash --check SUMS
     Hash(HashArgs),
     /// Derive the revision key of content on a parent revision.
     Revision(RevisionArgs),
@@ -45,7 +49,8 @@ pub struct TimeArgs {
     /// The immutable natural time, as RFC 3339 text with an offset (e.g. publishedAt).
     #[arg(long, conflicts_with = "ms", required_unless_present = "ms")]
     pub time: Option<String>,
-    /// The time as integer milliseconds since the Unix epoch.
+    /// The time as integer milliseconds since the Unix epoch (not seconds: a value that
+    /// reads as seconds gets a warning).
     #[arg(long)]
     pub ms: Option<u64>,
 }
@@ -99,10 +104,19 @@ pub struct UlidArgs {
 
 #[derive(Args, Debug)]
 pub struct HashArgs {
-    /// The file to hash; standard input when absent or "-".
-    pub file: Option<std::path::PathBuf>,
-    #[arg(long, default_value = "v1", value_parser = parse_scheme)]
+    /// The files to hash, each on its line; standard input when none is given, or for "-".
+    pub files: Vec<std::path::PathBuf>,
+    /// v1 (SHA-256, as sha256sum) or v2 (BLAKE3, as b3sum).
+    #[arg(long, default_value = "v1", value_parser = parse_content_scheme)]
     pub scheme: Scheme,
+    /// Print each digest alone, without the file name.
+    #[arg(long)]
+    pub no_names: bool,
+    /// Verify the `digest  name` lines of LIST ("-": standard input), each under the
+    /// scheme its digest names; prints "name: OK" or "name: FAILED" and exits 1 if any
+    /// file differs, cannot be read, or a line is malformed.
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["files", "json", "no_names"])]
+    pub check: Option<std::path::PathBuf>,
     /// Hash the RFC 8785 canonical form of the JSON input instead of its bytes.
     #[arg(long)]
     pub json: bool,
@@ -116,8 +130,11 @@ pub struct HashArgs {
 
 #[derive(Args, Debug)]
 pub struct RevisionArgs {
+    /// v1 (SHA-256) or v2 (BLAKE3); revision keys have no v0.
+    #[arg(long, default_value = "v1", value_parser = parse_content_scheme)]
+    pub scheme: Scheme,
     #[command(flatten)]
-    pub key: KeyArgs,
+    pub secret: SecretArgs,
     /// The parent revision; absent for a root revision.
     #[arg(long)]
     pub parent: Option<String>,
@@ -183,6 +200,15 @@ pub struct VectorsArgs {
 
 fn parse_scheme(s: &str) -> Result<Scheme, String> {
     s.parse().map_err(|e: samekey::Error| e.to_string())
+}
+
+/// A scheme that hashes content and keys revisions: v0 makes ULIDs only.
+fn parse_content_scheme(s: &str) -> Result<Scheme, String> {
+    let scheme = parse_scheme(s)?;
+    scheme
+        .require_hashing("content hashes and revision keys")
+        .map_err(|e| e.to_string())?;
+    Ok(scheme)
 }
 
 fn main() -> ExitCode {

@@ -114,27 +114,92 @@ fn bad_input_names_the_code_and_exits_65() {
 #[test]
 fn hash_of_stdin_and_json_canonical_form() {
     let out = samekey(&["hash"], b"abc");
-    assert_eq!(
-        stdout(&out).trim(),
-        content_hash(Scheme::V1, b"abc").unwrap().to_string()
-    );
+    let abc = content_hash(Scheme::V1, b"abc").unwrap().to_string();
+    assert_eq!(stdout(&out), format!("{abc}  -\n"));
+    let out = samekey(&["hash", "--no-names"], b"abc");
+    assert_eq!(stdout(&out), format!("{abc}\n"));
     let out = samekey(
         &["hash", "--json", "--print-canonical", "--scheme", "v2"],
         b"{\"b\":1.0,\"a\":[]}",
     );
     let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
     assert_eq!(lines[0], "{\"a\":[],\"b\":1}");
-    assert_eq!(
-        lines[1],
-        content_hash(Scheme::V2, lines[0].as_bytes())
-            .unwrap()
-            .to_string()
-    );
+    let canonical_hash = content_hash(Scheme::V2, lines[0].as_bytes()).unwrap();
+    assert_eq!(lines[1], format!("{canonical_hash}  -"));
     let out = samekey(&["hash", "--json"], b"{\"a\":1,\"a\":2}");
     assert_eq!(out.status.code(), Some(65));
     assert!(String::from_utf8_lossy(&out.stderr).contains("duplicate_key"));
     let out = samekey(&["hash", "/nonexistent/file"], b"");
     assert_eq!(out.status.code(), Some(66));
+}
+
+#[test]
+fn hash_prints_checksum_lines_and_check_verifies_them() {
+    let dir = std::env::temp_dir().join(format!("samekey-cli-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.txt"), dir.join("with space.bin"));
+    std::fs::write(&a, b"abc").unwrap();
+    std::fs::write(&b, b"\x00\x01").unwrap();
+    let (a_s, b_s) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = samekey(&["hash", "--scheme", "v2", a_s, "-", b_s], b"stdin");
+    assert!(out.status.success());
+    let want = [
+        format!("{}  {a_s}", content_hash(Scheme::V2, b"abc").unwrap()),
+        format!("{}  -", content_hash(Scheme::V2, b"stdin").unwrap()),
+        format!("{}  {b_s}", content_hash(Scheme::V2, b"\x00\x01").unwrap()),
+    ];
+    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), want);
+
+    let list = dir.join("SUMS");
+    let files = samekey(&["hash", a_s, b_s], b"");
+    std::fs::write(&list, &files.stdout).unwrap();
+    let ok = samekey(&["hash", "--check", list.to_str().unwrap()], b"");
+    assert_eq!(ok.status.code(), Some(0));
+    assert_eq!(stdout(&ok), format!("{a_s}: OK\n{b_s}: OK\n"));
+    // The list from standard input, one file changed: exit 1 and a summary on stderr.
+    std::fs::write(&a, b"abd").unwrap();
+    let bad = samekey(&["hash", "--check", "-"], &files.stdout);
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(stdout(&bad), format!("{a_s}: FAILED\n{b_s}: OK\n"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("1 computed checksum did NOT match"));
+    // A malformed line and a missing file fail the check too.
+    std::fs::remove_file(&b).unwrap();
+    let worse = samekey(
+        &["hash", "--check", "-"],
+        format!("{}not a line\n", stdout(&files)).as_bytes(),
+    );
+    assert_eq!(worse.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&worse.stderr);
+    assert!(
+        err.contains("1 line is improperly formatted") && err.contains("could not be read"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn seconds_given_as_milliseconds_get_a_warning() {
+    let out = samekey(&["ulid", "--ms", "1714564800", "slug", "en"], b"");
+    assert!(out.status.success(), "a valid time is not refused");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1970-01-20") && err.contains("--ms 1714564800000"),
+        "{err}"
+    );
+    let quiet = samekey(&["ulid", "--ms", "1714564800000", "slug", "en"], b"");
+    assert!(quiet.stderr.is_empty());
+}
+
+#[test]
+fn revision_and_hash_offer_no_v0() {
+    let help = samekey(&["revision", "--help"], b"");
+    let text = stdout(&help);
+    assert!(!text.contains("v0 (legacy"), "{text}");
+    let out = samekey(
+        &["revision", "--scheme", "v0", "--content-hash", "sha256:00"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "a usage error, before any work");
 }
 
 #[test]

@@ -201,6 +201,23 @@ enum SamekeyStatus samekey_ring_scheme_of_key(const uint8_t *codes,
                                               char **error);
 
 /**
+ * The revision key (at most 71 characters and a NUL) under the ring of `codes`, whose
+ * scheme is the content hash's, which the ring must accept (spec §9.1); the parent is
+ * present when `has_parent`.
+ */
+enum SamekeyStatus samekey_ring_revision_key(const uint8_t *codes,
+                                             size_t count,
+                                             const char *content_hash,
+                                             const uint8_t *parent,
+                                             size_t parent_len,
+                                             bool has_parent,
+                                             const uint8_t *secret,
+                                             size_t secret_len,
+                                             bool has_secret,
+                                             char *key,
+                                             char **error);
+
+/**
  * ULID text (26 characters and a NUL) of a 16-byte id.
  */
 enum SamekeyStatus samekey_ulid_format(const uint8_t *id, char *text_out, char **error);

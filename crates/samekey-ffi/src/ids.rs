@@ -233,6 +233,40 @@ pub extern "C" fn samekey_ring_scheme_of_key(
     })
 }
 
+/// The revision key (at most 71 characters and a NUL) under the ring of `codes`, whose
+/// scheme is the content hash's, which the ring must accept (spec §9.1); the parent is
+/// present when `has_parent`.
+#[no_mangle]
+pub extern "C" fn samekey_ring_revision_key(
+    codes: *const u8,
+    count: usize,
+    content_hash: *const c_char,
+    parent: *const u8,
+    parent_len: usize,
+    has_parent: bool,
+    secret: *const u8,
+    secret_len: usize,
+    has_secret: bool,
+    key: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let codes = bytes(codes, count)?;
+        let content = c_str(content_hash)?;
+        let parent = opt_text(parent, parent_len, has_parent)?;
+        let secret = if has_secret {
+            Some(bytes(secret, secret_len)?)
+        } else {
+            None
+        };
+        write_text(
+            key,
+            72,
+            &wire::ring_revision_key(codes, content, parent, secret)?,
+        )
+    })
+}
+
 /// ULID text (26 characters and a NUL) of a 16-byte id.
 #[no_mangle]
 pub extern "C" fn samekey_ulid_format(

@@ -61,7 +61,7 @@ impl<'a> Request<'a> {
             buf,
             at: k + 3,
         };
-        r.namespace = core::str::from_utf8(r.item()?).map_err(|_| Error::InvalidString)?;
+        r.namespace = samekey::text::from_utf8(r.item()?)?;
         if has_secret {
             r.secret = Some(r.item()?);
         }

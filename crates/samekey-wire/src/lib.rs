@@ -121,10 +121,10 @@ mod tests {
         ));
         let lone = [0xD800u16, 0x61, 0x62, 0x63, 0x64];
         let err = batch_text(&settings, 2, &times[..1], &lone[..3], &[1, 2]).unwrap_err();
-        assert!(matches!(err, WireError::Core(Error::InvalidString)));
+        assert!(matches!(err, WireError::Core(Error::InvalidString(_))));
         // A surrogate pair split between two fields leaves each field a lone surrogate.
         let split = utf16("\u{1F600}");
         let err = batch_text(&settings, 2, &times[..1], &split, &[1, 1]).unwrap_err();
-        assert!(matches!(err, WireError::Core(Error::InvalidString)));
+        assert!(matches!(err, WireError::Core(Error::InvalidString(_))));
     }
 }

@@ -25,9 +25,10 @@ pub enum Error {
     /// `field_too_long`: a field longer than its 32-bit length prefix can say (spec §3); holds its length.
     #[error("field of {0} bytes is too long: the limit is 2^32-1 bytes")]
     FieldTooLong(u64),
-    /// `invalid_string`: text that is not valid Unicode, such as a lone surrogate (spec §2.2).
-    #[error("string is not valid Unicode (lone surrogate or invalid UTF-8); text fields must be valid Unicode")]
-    InvalidString,
+    /// `invalid_string`: text that is not valid Unicode, such as a lone surrogate (spec §2.2);
+    /// holds the byte offset of the first bad byte when the text came as bytes.
+    #[error("{}", invalid_string_message(*.0))]
+    InvalidString(Option<usize>),
     /// `empty_secret`: a secret of zero bytes; no secret at all is written as none (spec §2.3).
     #[error("the secret is empty: a keyed derivation needs at least one byte of secret")]
     EmptySecret,
@@ -69,7 +70,7 @@ pub enum Error {
     #[error("duplicate object key \"{0}\" in JSON")]
     DuplicateKey(String),
     /// `number_out_of_range`: a JSON number that is not finite or an integer beyond ±(2^53-1) (spec §6.1, §6.2); holds it.
-    #[error("number {0} is out of range: integers must be within ±(2^53-1) and numbers finite")]
+    #[error("number out of range: {0}")]
     NumberOutOfRange(String),
     /// `invalid_json`: text that is not JSON as spec §6.1 reads it.
     #[error("invalid JSON at byte {offset}: {reason}")]
@@ -171,7 +172,7 @@ impl Error {
             Error::InvalidTimestamp(_) => ErrorCode::InvalidTimestamp,
             Error::NoFields => ErrorCode::NoFields,
             Error::FieldTooLong(_) => ErrorCode::FieldTooLong,
-            Error::InvalidString => ErrorCode::InvalidString,
+            Error::InvalidString(_) => ErrorCode::InvalidString,
             Error::EmptySecret => ErrorCode::EmptySecret,
             Error::UnknownScheme(_) => ErrorCode::UnknownScheme,
             Error::SchemeNotSupported { .. } => ErrorCode::SchemeNotSupported,
@@ -204,6 +205,13 @@ impl From<std::io::Error> for Error {
     }
 }
 
+fn invalid_string_message(offset: Option<usize>) -> alloc::string::String {
+    match offset {
+        Some(at) => alloc::format!("invalid UTF-8 at byte {at}: text must be UTF-8"),
+        None => "string is not valid Unicode (a lone surrogate): text must be valid Unicode".into(),
+    }
+}
+
 /// The result of every fallible samekey operation.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
 
@@ -218,7 +226,7 @@ mod tests {
             Error::InvalidTimestamp(String::new()),
             Error::NoFields,
             Error::FieldTooLong(0),
-            Error::InvalidString,
+            Error::InvalidString(None),
             Error::EmptySecret,
             Error::UnknownScheme(String::new()),
             Error::SchemeNotSupported {

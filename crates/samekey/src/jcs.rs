@@ -282,7 +282,7 @@ fn write_string(out: &mut String, s: &str) {
 /// equally short digit strings that a plain shortest-digits printer may get wrong.
 fn write_number(out: &mut String, n: f64) -> Result<()> {
     if !n.is_finite() {
-        return Err(Error::NumberOutOfRange(crate::json::number_text(n)));
+        return Err(Error::number_not_finite(n));
     }
     out.push_str(ryu_js::Buffer::new().format_finite(n));
     Ok(())

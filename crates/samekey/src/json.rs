@@ -9,19 +9,6 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 
-/// A double as text for messages, through the ECMAScript formatter the canonical form
-/// already needs: `f64`'s own `Display` would add a second float printer to the binary,
-/// a real cost in the WebAssembly build.
-pub(crate) fn number_text(n: f64) -> String {
-    if n.is_nan() {
-        "NaN".into()
-    } else if n.is_infinite() {
-        if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else {
-        ryu_js::Buffer::new().format_finite(n).into()
-    }
-}
-
 /// Largest integer magnitude every JSON implementation represents exactly (2^53 - 1).
 pub const MAX_SAFE_INTEGER: i128 = (1 << 53) - 1;
 
@@ -52,14 +39,16 @@ impl Value {
         if n.is_finite() {
             Ok(Value::Number(n))
         } else {
-            Err(Error::NumberOutOfRange(number_text(n)))
+            Err(Error::number_not_finite(n))
         }
     }
 
     /// A host integer; beyond ±(2^53-1) it is `number_out_of_range`, never rounded.
     pub fn integer(n: i128) -> Result<Value> {
         if n.abs() > MAX_SAFE_INTEGER {
-            return Err(Error::NumberOutOfRange(crate::timestamp::wide_int_text(n)));
+            return Err(Error::integer_out_of_range(&crate::number::wide_int_text(
+                n,
+            )));
         }
         Ok(Value::Number(n as f64))
     }
@@ -219,6 +208,9 @@ impl<B: Build> Parser<'_, B> {
                 Ok(self.b.scalar(n))
             }
             None => Err(self.err("unexpected end of input")),
+            Some(0xEF) if self.s[self.at..].starts_with("\u{FEFF}".as_bytes()) => {
+                Err(self.err("a byte order mark (U+FEFF) is not JSON whitespace: remove it"))
+            }
             Some(_) => Err(self.err("expected a JSON value")),
         }
     }
@@ -383,7 +375,12 @@ impl<B: Build> Parser<'_, B> {
             self.at += 1;
         }
         match self.peek() {
-            Some(b'0') => self.at += 1,
+            Some(b'0') => {
+                self.at += 1;
+                if matches!(self.peek(), Some(b'0'..=b'9')) {
+                    return Err(self.err("invalid number: a leading zero (JSON numbers have none)"));
+                }
+            }
             Some(b'1'..=b'9') => {
                 self.digits();
             }
@@ -419,12 +416,12 @@ impl<B: Build> Parser<'_, B> {
             };
             return match n {
                 Some(n) => Value::integer(n),
-                None => Err(Error::NumberOutOfRange(text.into())),
+                None => Err(Error::integer_out_of_range(text)),
             };
         }
         let f = crate::decimal::parse(text);
         if f.is_infinite() {
-            return Err(Error::NumberOutOfRange(text.into()));
+            return Err(Error::number_overflows(text));
         }
         Ok(Value::Number(f))
     }

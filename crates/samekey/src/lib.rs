@@ -43,6 +43,7 @@ mod jcs;
 mod json;
 mod key;
 mod keyring;
+mod number;
 mod revision;
 mod scheme;
 mod short_sha256;

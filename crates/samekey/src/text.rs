@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 
 /// UTF-16 code units (JavaScript, Java, Kotlin, Swift strings) into a `String`.
 pub fn from_utf16(units: &[u16]) -> Result<String> {
-    String::from_utf16(units).map_err(|_| Error::InvalidString)
+    String::from_utf16(units).map_err(|_| Error::InvalidString(None))
 }
 
 /// Appends UTF-16 code units to `out` as UTF-8, with no intermediate `String`: the batch
@@ -20,7 +20,7 @@ pub fn push_utf16(units: &[u16], out: &mut alloc::vec::Vec<u8>) -> Result<()> {
     }
     out.reserve(units.len());
     for c in char::decode_utf16(units.iter().copied()) {
-        let c = c.map_err(|_| Error::InvalidString)?;
+        let c = c.map_err(|_| Error::InvalidString(None))?;
         if c.is_ascii() {
             out.push(c as u8);
         } else {
@@ -32,7 +32,7 @@ pub fn push_utf16(units: &[u16], out: &mut alloc::vec::Vec<u8>) -> Result<()> {
 
 /// Bytes claimed to be UTF-8 text (Go strings, C strings) as `&str`.
 pub fn from_utf8(bytes: &[u8]) -> Result<&str> {
-    core::str::from_utf8(bytes).map_err(|_| Error::InvalidString)
+    core::str::from_utf8(bytes).map_err(|e| Error::InvalidString(Some(e.valid_up_to())))
 }
 
 #[cfg(test)]
@@ -52,6 +52,8 @@ mod tests {
             "invalid_string"
         );
         assert_eq!(from_utf8(b"\xc3\x28").unwrap_err().code(), "invalid_string");
+        let at = from_utf8(b"ab\xffcd").unwrap_err().to_string();
+        assert!(at.contains("byte 2"), "{at}");
         assert_eq!(from_utf8("é".as_bytes()).unwrap(), "é");
     }
 

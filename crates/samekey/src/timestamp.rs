@@ -22,17 +22,7 @@ pub fn from_millis_i128(t: i128) -> Result<u64> {
     u64::try_from(t)
         .ok()
         .filter(|&t| t <= MAX_MS)
-        .ok_or_else(|| Error::TimestampOutOfRange(wide_int_text(t)))
-}
-
-/// An `i128` for messages without `i128`'s own formatter (which brings 128-bit division
-/// into the WebAssembly build); hosts' integers beyond 64 bits are not worth spelling out.
-pub(crate) fn wide_int_text(n: i128) -> String {
-    match i64::try_from(n) {
-        Ok(n) => n.to_string(),
-        Err(_) if n > 0 => "a number above 2^63".into(),
-        Err(_) => "a number below -2^63".into(),
-    }
+        .ok_or_else(|| Error::TimestampOutOfRange(crate::number::wide_int_text(t)))
 }
 
 /// A host's time as whole milliseconds, converted but not yet range-checked.
@@ -68,7 +58,7 @@ impl Millis {
         if !t.is_finite() || !integral {
             return Err(Error::InvalidTimestamp(format!(
                 "{} is not an integer number of milliseconds",
-                crate::json::number_text(t)
+                crate::number::number_text(t)
             )));
         }
         // Saturates beyond i128, which is out of range either way.
@@ -104,7 +94,7 @@ impl From<i64> for Millis {
 pub fn from_millis_f64(t: f64) -> Result<u64> {
     Millis::from_f64(t)?;
     if !(0.0..=MAX_MS as f64).contains(&t) {
-        return Err(Error::TimestampOutOfRange(crate::json::number_text(t)));
+        return Err(Error::TimestampOutOfRange(crate::number::number_text(t)));
     }
     Ok(t as u64)
 }

@@ -735,6 +735,12 @@ public protocol KeyRingProtocol: AnyObject, Sendable {
     
     func deriveUlid(timestampMs: Int64, namespace: String, fields: [Data], secret: Data?) throws  -> UlidText
     
+    /**
+     * The revision key of content on `parent` (none: a root) under the content hash's
+     * scheme, which the ring must accept (`SchemeNotAccepted`).
+     */
+    func revisionKey(contentHash: String, parent: String?, secret: Data?) throws  -> String
+    
     func schemeOfKey(key: String) throws  -> String
     
     /**
@@ -807,6 +813,19 @@ public convenience init(primary: String, accepted: [String])throws  {
     }
 
     
+    /**
+     * The ring of `accept`, newest first: the first is the primary. An empty list is
+     * `UnknownScheme` (spec §9.1).
+     */
+public static func fromAccept(accept: [String])throws  -> KeyRing  {
+    return try  FfiConverterTypeKeyRing_lift(try rustCallWithError(FfiConverterTypeSamekeyError_lift) {
+        uniffiCallStatus in
+    uniffi_samekey_uniffi_fn_constructor_keyring_from_accept(
+        FfiConverterSequenceString.lower(accept),uniffiCallStatus
+    )
+})
+}
+    
 
     
 open func accepted() -> [String]  {
@@ -839,6 +858,22 @@ open func deriveUlid(timestampMs: Int64, namespace: String, fields: [Data], secr
         FfiConverterInt64.lower(timestampMs),
         FfiConverterString.lower(namespace),
         FfiConverterSequenceData.lower(fields),
+        FfiConverterOptionData.lower(secret),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The revision key of content on `parent` (none: a root) under the content hash's
+     * scheme, which the ring must accept (`SchemeNotAccepted`).
+     */
+open func revisionKey(contentHash: String, parent: String?, secret: Data?)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSamekeyError_lift) {
+        uniffiCallStatus in
+    uniffi_samekey_uniffi_fn_method_keyring_revision_key(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(contentHash),
+        FfiConverterOptionString.lower(parent),
         FfiConverterOptionData.lower(secret),uniffiCallStatus
     )
 })
@@ -1868,6 +1903,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_samekey_uniffi_checksum_method_keyring_derive_ulid() != 38241) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_samekey_uniffi_checksum_method_keyring_revision_key() != 17757) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_samekey_uniffi_checksum_method_keyring_scheme_of_key() != 39928) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -1878,6 +1916,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_samekey_uniffi_checksum_constructor_contenthasher_new() != 11008) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_samekey_uniffi_checksum_constructor_keyring_from_accept() != 1798) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_samekey_uniffi_checksum_constructor_keyring_new() != 28750) {

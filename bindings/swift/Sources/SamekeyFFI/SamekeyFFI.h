@@ -278,6 +278,11 @@ uint64_t uniffi_samekey_uniffi_fn_clone_keyring(uint64_t handle, RustCallStatus 
 void uniffi_samekey_uniffi_fn_free_keyring(uint64_t handle, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_CONSTRUCTOR_KEYRING_FROM_ACCEPT
+#define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_CONSTRUCTOR_KEYRING_FROM_ACCEPT
+uint64_t uniffi_samekey_uniffi_fn_constructor_keyring_from_accept(RustBuffer accept, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_CONSTRUCTOR_KEYRING_NEW
 #define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_CONSTRUCTOR_KEYRING_NEW
 uint64_t uniffi_samekey_uniffi_fn_constructor_keyring_new(RustBuffer primary, RustBuffer accepted, RustCallStatus *_Nonnull out_status
@@ -296,6 +301,11 @@ RustBuffer uniffi_samekey_uniffi_fn_method_keyring_candidate_ulids(uint64_t ptr,
 #ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_METHOD_KEYRING_DERIVE_ULID
 #define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_METHOD_KEYRING_DERIVE_ULID
 RustBuffer uniffi_samekey_uniffi_fn_method_keyring_derive_ulid(uint64_t ptr, int64_t timestamp_ms, RustBuffer namespace, RustBuffer fields, RustBuffer secret, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_METHOD_KEYRING_REVISION_KEY
+#define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_METHOD_KEYRING_REVISION_KEY
+RustBuffer uniffi_samekey_uniffi_fn_method_keyring_revision_key(uint64_t ptr, RustBuffer content_hash, RustBuffer parent, RustBuffer secret, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_METHOD_KEYRING_SCHEME_OF_KEY
@@ -762,6 +772,12 @@ uint16_t uniffi_samekey_uniffi_checksum_method_keyring_derive_ulid(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_METHOD_KEYRING_REVISION_KEY
+#define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_METHOD_KEYRING_REVISION_KEY
+uint16_t uniffi_samekey_uniffi_checksum_method_keyring_revision_key(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_METHOD_KEYRING_SCHEME_OF_KEY
 #define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_METHOD_KEYRING_SCHEME_OF_KEY
 uint16_t uniffi_samekey_uniffi_checksum_method_keyring_scheme_of_key(void
@@ -783,6 +799,12 @@ uint16_t uniffi_samekey_uniffi_checksum_method_ulidderiver_derive(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_CONSTRUCTOR_CONTENTHASHER_NEW
 #define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_CONSTRUCTOR_CONTENTHASHER_NEW
 uint16_t uniffi_samekey_uniffi_checksum_constructor_contenthasher_new(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_CONSTRUCTOR_KEYRING_FROM_ACCEPT
+#define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_CONSTRUCTOR_KEYRING_FROM_ACCEPT
+uint16_t uniffi_samekey_uniffi_checksum_constructor_keyring_from_accept(void
     
 );
 #endif

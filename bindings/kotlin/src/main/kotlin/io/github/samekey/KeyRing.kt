@@ -18,8 +18,19 @@ import java.time.Instant
  * ring.verify(storedId, publishedAt, "hello-world", "en", namespace = "posts") // Scheme.V1 or V2
  * ```
  */
-public class KeyRing(primary: Scheme, accepted: List<Scheme> = emptyList()) {
-    private val ring = core { FfiRing(primary.id, accepted.map { it.id }) }
+public class KeyRing private constructor(private val ring: FfiRing) {
+    /** A ring deriving with [primary] and recognising [primary] and [accepted]. */
+    public constructor(primary: Scheme, accepted: List<Scheme> = emptyList()) :
+        this(core { FfiRing(primary.id, accepted.map { it.id }) })
+
+    public companion object {
+        /**
+         * The ring of [accept], newest first: the first is the primary. An empty list is
+         * `unknown_scheme`.
+         */
+        @JvmStatic
+        public fun of(accept: List<Scheme>): KeyRing = KeyRing(core { FfiRing.fromAccept(accept.map { it.id }) })
+    }
 
     /** The schemes, primary first, then newest to oldest. */
     public val accepted: List<Scheme> get() = ring.accepted().map(::Scheme)
@@ -42,6 +53,25 @@ public class KeyRing(primary: Scheme, accepted: List<Scheme> = emptyList()) {
     /** [verify] of byte fields. */
     public fun verify(id: Ulid, at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): Scheme =
         Scheme(core { ring.verifyUlid(id.text, millis(at), checked(namespace, "namespace"), fields, secret) })
+
+    /**
+     * The id under every accepted scheme that can take these inputs, primary first, then
+     * newest to oldest: look a document up by all of them while older ids remain.
+     */
+    public fun candidates(at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): List<Pair<Scheme, Ulid>> =
+        candidates(at, textFields(fields), namespace, secret)
+
+    /** [candidates] of byte fields. */
+    public fun candidates(at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): List<Pair<Scheme, Ulid>> =
+        core { ring.candidateUlids(millis(at), checked(namespace, "namespace"), fields, secret) }
+            .map { Scheme(it.scheme) to Ulid.of(it.ulid) }
+
+    /**
+     * The revision key of content on [parent] (null: a root) under the scheme of
+     * [contentHash], which the ring must accept (`scheme_not_accepted`).
+     */
+    public fun revisionKey(contentHash: String, parent: String? = null, secret: ByteArray? = null): String =
+        core { ring.revisionKey(checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }, secret) }
 
     /** The accepted scheme of a content hash or revision key; `scheme_not_accepted` otherwise. */
     public fun schemeOf(key: String): Scheme = Scheme(core { ring.schemeOfKey(checked(key, "key")) })
