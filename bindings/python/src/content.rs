@@ -65,6 +65,17 @@ pub fn content_hash(py: Python<'_>, data: &Bound<'_, PyAny>, scheme: &str) -> Py
     let is_path = data.is_instance(&py.import("os")?.getattr("PathLike")?)?;
     if is_path {
         let path: PathBuf = data.extract()?;
+        // Opened here first so that a missing or unreadable file is the OSError subclass
+        // Python programs expect (FileNotFoundError, ...), naming the path.
+        if let Err(e) = std::fs::File::open(&path).and_then(|f| f.metadata()).and_then(|m| {
+            if m.is_dir() {
+                Err(std::io::Error::from_raw_os_error(libc_eisdir()))
+            } else {
+                Ok(())
+            }
+        }) {
+            return Err(crate::errors::io_to_py(py, &e, &path));
+        }
         let hash = py
             .detach(|| samekey::content_hash_file(scheme, &path))
             .py(py)?;
@@ -73,6 +84,18 @@ pub fn content_hash(py: Python<'_>, data: &Bound<'_, PyAny>, scheme: &str) -> Py
     let mut hasher = ContentHasher::new(scheme).py(py)?;
     feed(&mut hasher, data)?;
     Ok(hasher.finalize().to_string())
+}
+
+/// EISDIR, which opening a directory for reading does not report on every system.
+#[cfg(unix)]
+fn libc_eisdir() -> i32 {
+    21
+}
+
+#[cfg(not(unix))]
+fn libc_eisdir() -> i32 {
+    // Windows reports a directory as access denied.
+    5
 }
 
 /// An incremental content hash: `update()` with chunks, `finalize()` for the text.

@@ -166,11 +166,13 @@ pub fn time(obj: &Bound<'_, PyAny>) -> PyResult<Millis> {
     }
     if let Ok(i) = obj.cast::<PyInt>() {
         // Beyond i128 is out of range anyway; saturating keeps the sign for the message.
-        return Ok(Millis::new(match i.extract::<i128>() {
+        let ms = match i.extract::<i128>() {
             Ok(ms) => ms,
             Err(_) if i.lt(0)? => i128::MIN,
             Err(_) => i128::MAX,
-        }));
+        };
+        warn_if_seconds(py, ms)?;
+        return Ok(Millis::new(ms));
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return samekey::timestamp::rfc3339_millis(text(s)?).py(py);
@@ -199,6 +201,24 @@ pub fn time(obj: &Bound<'_, PyAny>) -> PyResult<Millis> {
         "a time is an aware datetime, int milliseconds or RFC 3339 str, not {}",
         type_name(obj)
     )))
+}
+
+/// Seconds since the epoch of 2001-2286 read as milliseconds land in 1970-1973, where an
+/// immutable natural time almost never is: the id is valid, so warn rather than refuse.
+fn warn_if_seconds(py: Python<'_>, ms: i128) -> PyResult<()> {
+    if !(1_000_000_000..10_000_000_000).contains(&ms) {
+        return Ok(());
+    }
+    let category = py.import("samekey._errors")?.getattr("SecondsWarning")?;
+    let at = |ms: i128| samekey::format_rfc3339(ms as u64).unwrap_or_default();
+    let message = format!(
+        "time={ms} is {} as milliseconds; if it is seconds ({}), pass time={} or an aware datetime",
+        at(ms),
+        at(ms * 1000),
+        ms * 1000
+    );
+    let message = std::ffi::CString::new(message).unwrap_or_default();
+    PyErr::warn(py, &category, &message, 2)
 }
 
 /// [`time`] with its range checked, where nothing else is checked before it.

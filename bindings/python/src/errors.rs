@@ -16,6 +16,23 @@ pub fn to_py(py: Python<'_>, e: samekey::Error) -> PyErr {
     }
 }
 
+/// An I/O failure on `path` as Python raises it (`FileNotFoundError`, `PermissionError`,
+/// ... with `errno` and `filename`) that is also a `SamekeyError` with code `io_error`.
+pub fn io_to_py(py: Python<'_>, e: &std::io::Error, path: &std::path::Path) -> PyErr {
+    let errno = e.raw_os_error().unwrap_or(0);
+    // The OS's text alone: Python's OSError adds the file name itself.
+    let text = e.to_string();
+    let strerror = text.split(" (os error").next().unwrap_or(&text).to_owned();
+    let made = py
+        .import("samekey._errors")
+        .and_then(|m| m.getattr("_rebuild_io_error"))
+        .and_then(|f| f.call1((errno, strerror, path.to_string_lossy().into_owned())));
+    match made {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(import_failed) => import_failed,
+    }
+}
+
 /// `.py(py)?` turns a core result into a Python one.
 pub trait CoreResult<T> {
     fn py(self, py: Python<'_>) -> PyResult<T>;

@@ -80,6 +80,7 @@ impl PyKeyRing {
         })
     }
 
+    /// The scheme new ids and keys are derived under.
     #[getter]
     fn primary(&self) -> &'static str {
         self.inner.primary().as_str()
@@ -91,6 +92,7 @@ impl PyKeyRing {
         self.inner.accepted().iter().map(|s| s.as_str()).collect()
     }
 
+    /// The id of `fields` at `time` under the primary scheme.
     #[pyo3(signature = (fields, *, time, namespace = None, secret = None))]
     fn derive_ulid(
         &self,
@@ -164,6 +166,7 @@ impl PyKeyRing {
         Ok(scheme.as_str())
     }
 
+    /// The content hash of `data` (bytes, str, a file object or a path) under the primary.
     fn content_hash(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
         crate::content::content_hash(py, data, self.inner.primary().as_str())
     }
@@ -174,6 +177,8 @@ impl PyKeyRing {
         PyList::new(py, hashes.iter().map(|h| h.to_string()))
     }
 
+    /// The revision key of content on `parent` (None: a root) under the content hash's
+    /// scheme, which the ring must accept (`scheme_not_accepted`).
     #[pyo3(signature = (content_hash, *, parent = None, secret = None))]
     fn revision_key(
         &self,

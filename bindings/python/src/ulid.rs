@@ -8,8 +8,10 @@ use crate::convert;
 use crate::errors::{type_error, CoreResult};
 
 /// A ULID: 48-bit millisecond timestamp and 80 bits. Immutable, hashable, ordered as
-/// its text is; `str()` is the 26-character ULID text, `bytes()` the 16 bytes.
-#[pyclass(name = "Ulid", module = "samekey", frozen, eq, ord, hash)]
+/// its text is; `str()` is the 26-character ULID text, `bytes()` the 16 bytes, `int()`
+/// the 128-bit number. It equals its canonical (uppercase) text and hashes as that text
+/// does, so ids and their text are interchangeable as dict keys, as in python-ulid.
+#[pyclass(name = "Ulid", module = "samekey", frozen)]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PyUlid(pub Ulid);
 
@@ -46,6 +48,37 @@ impl PyUlid {
         format!("Ulid('{}')", self.0)
     }
 
+    /// Ids compare by their bits (the order of their text); an id and a `str` are equal
+    /// when the str is the id's canonical text. Anything else is not comparable.
+    fn __richcmp__<'py>(
+        &self,
+        other: &Bound<'py, PyAny>,
+        op: pyo3::basic::CompareOp,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use pyo3::basic::CompareOp;
+        let py = other.py();
+        if let Ok(id) = other.cast::<PyUlid>() {
+            let result = op.matches(self.0.cmp(&id.get().0));
+            return Ok(pyo3::types::PyBool::new(py, result).to_owned().into_any());
+        }
+        if let (Ok(text), CompareOp::Eq | CompareOp::Ne) = (other.cast::<PyString>(), op) {
+            let same = text.to_str().is_ok_and(|t| t == self.0.to_string());
+            let result = same == matches!(op, CompareOp::Eq);
+            return Ok(pyo3::types::PyBool::new(py, result).to_owned().into_any());
+        }
+        Ok(py.NotImplemented().into_bound(py))
+    }
+
+    /// The hash of the canonical text, so that `hash(id) == hash(str(id))`.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, &self.0.to_string()).hash()
+    }
+
+    /// The 128 bits as an unsigned integer.
+    fn __int__(&self) -> u128 {
+        u128::from_be_bytes(*self.0.as_bytes())
+    }
+
     fn __bytes__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.as_bytes())
     }
@@ -57,6 +90,7 @@ impl PyUlid {
         py.import("uuid")?.getattr("UUID")?.call((), Some(&kwargs))
     }
 
+    /// The timestamp: milliseconds since the Unix epoch.
     #[getter]
     fn timestamp_ms(&self) -> u64 {
         self.0.timestamp_ms()
@@ -88,6 +122,9 @@ use pyo3::types::IntoPyDict;
 #[pyclass(name = "UlidDeriver", module = "samekey", frozen)]
 pub struct PyUlidDeriver {
     inner: UlidDeriver,
+    /// For `repr()`: the namespace as given. The secret is never shown.
+    namespace: String,
+    keyed: bool,
 }
 
 fn output(py: Python<'_>, ids: Vec<Ulid>, as_str: bool) -> PyResult<Bound<'_, PyList>> {
@@ -112,9 +149,23 @@ impl PyUlidDeriver {
         let namespace = convert::namespace(namespace)?;
         let secret = convert::secret(secret)?;
         let inner = UlidDeriver::new(scheme, &namespace, secret.as_deref()).py(py)?;
-        Ok(PyUlidDeriver { inner })
+        Ok(PyUlidDeriver {
+            inner,
+            namespace,
+            keyed: secret.is_some(),
+        })
     }
 
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let secret = if self.keyed { ", secret=<hidden>" } else { "" };
+        let namespace = PyString::new(py, &self.namespace).repr()?;
+        Ok(format!(
+            "UlidDeriver(scheme='{}', namespace={namespace}{secret})",
+            self.inner.scheme()
+        ))
+    }
+
+    /// The scheme ids are derived under.
     #[getter]
     fn scheme(&self) -> &'static str {
         self.inner.scheme().as_str()

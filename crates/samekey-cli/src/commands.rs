@@ -223,8 +223,8 @@ pub(crate) fn hash_stream(
         Some(p) if p.as_os_str() != "-" => {
             let len = std::fs::metadata(p).map_err(|e| CliError::io(p, e))?.len();
             let bar = progress_bar(len, progress);
-            let hash = content_hash_file_with_progress(scheme, p, &|n| bar.inc(n))
-                .map_err(with_name(p))?;
+            // The core's I/O errors name the file already.
+            let hash = content_hash_file_with_progress(scheme, p, &|n| bar.inc(n))?;
             bar.finish_and_clear();
             Ok(hash)
         }

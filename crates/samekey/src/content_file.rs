@@ -33,6 +33,18 @@ pub fn content_hash_file_with_progress(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<ContentHash> {
     scheme.require_hashing("content hashes")?;
+    // An I/O error names the file: "No such file or directory" alone names nothing.
+    hash_file(scheme, path, progress).map_err(|e| match e {
+        Error::Io(why) => Error::Io(format!("{}: {why}", path.display())),
+        e => e,
+    })
+}
+
+fn hash_file(
+    scheme: Scheme,
+    path: &Path,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ContentHash> {
     let file = File::open(path)?;
     // Pieces are read at their offsets with pread (std's unix FileExt); elsewhere the file
     // is read once, in order.

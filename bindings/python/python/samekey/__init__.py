@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, NamedTuple
 
-from samekey._errors import SamekeyError
+from samekey._errors import SamekeyError, SamekeyIOError, SecondsWarning
 from samekey._samekey import (
     ERROR_CODES,
     MAX_TIMESTAMP_MS,
@@ -51,6 +51,8 @@ __all__ = [
     "KeyRing",
     "ParsedKey",
     "SamekeyError",
+    "SamekeyIOError",
+    "SecondsWarning",
     "Ulid",
     "UlidDeriver",
     "canonical_json",
@@ -59,6 +61,7 @@ __all__ = [
     "content_hash_json",
     "content_hash_json_text",
     "derive_ulid",
+    "json_default",
     "needs_write",
     "parse_key",
     "parse_rfc3339",
@@ -97,6 +100,19 @@ def verify(
     inputs, or raises ``SamekeyError`` with code ``identity_mismatch``: the guard that
     refuses a write which would orphan the document stored under ``ulid``."""
     return KeyRing.from_accept(list(accept)).verify_ulid(ulid, fields, time=time, namespace=namespace, secret=secret)
+
+
+def json_default(value: object) -> object:
+    """The ``default`` hook for :func:`json.dumps`: a :class:`Ulid` is written as its ULID
+    text; anything else raises ``TypeError`` as ``json`` does.
+
+    >>> import json, samekey
+    >>> json.dumps({"_id": samekey.Ulid("01HWT0D7G0NXVJZMMA9TW58EBH")}, default=samekey.json_default)
+    '{"_id": "01HWT0D7G0NXVJZMMA9TW58EBH"}'
+    """
+    if isinstance(value, Ulid):
+        return str(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def version() -> str:

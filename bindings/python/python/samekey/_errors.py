@@ -20,3 +20,54 @@ class SamekeyError(ValueError):
 
     def __repr__(self) -> str:
         return f"SamekeyError({self.code!r}, {str(self)!r})"
+
+
+class SamekeyIOError(SamekeyError, OSError):
+    """Reading the data to hash failed. It is an ``OSError`` (``errno``, ``strerror``,
+    ``filename``, and the matching subclass such as ``FileNotFoundError``) and a
+    ``SamekeyError`` whose ``code`` is ``"io_error"``, so either ``except`` catches it.
+    """
+
+    def __init__(self, errno: int, strerror: str, filename: str) -> None:
+        OSError.__init__(self, errno, strerror, filename)
+        self.code = "io_error"
+
+    def __reduce__(self) -> tuple[type[SamekeyError], tuple[str, str]]:
+        return (_rebuild_io_error, (self.errno, self.strerror, self.filename))  # type: ignore[return-value]
+
+    def __str__(self) -> str:
+        return OSError.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.errno!r}, {self.strerror!r}, {self.filename!r})"
+
+
+class SamekeyFileNotFoundError(SamekeyIOError, FileNotFoundError):
+    """The file to hash does not exist (``io_error``)."""
+
+
+class SamekeyPermissionError(SamekeyIOError, PermissionError):
+    """The file to hash may not be read (``io_error``)."""
+
+
+class SamekeyIsADirectoryError(SamekeyIOError, IsADirectoryError):
+    """The path to hash is a directory (``io_error``)."""
+
+
+def _rebuild_io_error(errno: int, strerror: str, filename: str) -> SamekeyIOError:
+    """The ``OSError`` subclass Python itself would raise for ``errno``, as a samekey error."""
+    import errno as codes
+
+    cls = {
+        codes.ENOENT: SamekeyFileNotFoundError,
+        codes.EACCES: SamekeyPermissionError,
+        codes.EPERM: SamekeyPermissionError,
+        codes.EISDIR: SamekeyIsADirectoryError,
+    }.get(errno, SamekeyIOError)
+    return cls(errno, strerror, filename)
+
+
+class SecondsWarning(UserWarning):
+    """An integer time that reads as seconds since the epoch was given where samekey takes
+    milliseconds: the id is valid but dates from January 1970. Pass milliseconds
+    (``int(t * 1000)``) or, better, an aware ``datetime``."""

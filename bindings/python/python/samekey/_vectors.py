@@ -31,9 +31,10 @@ def _secret(v: Json) -> Optional[bytes]:
     return bytes.fromhex(v["secret_hex"]) if "secret_hex" in v else None
 
 
-def _time(v: Json) -> Union[int, float]:
+def _time(v: Json) -> Any:
     """A vector's time as Python gives it: an integer value as ``int`` (however the JSON
-    wrote it), a fraction as the ``float`` it is, which samekey refuses (spec §8.2)."""
+    wrote it), a fraction as the ``float`` it is, which samekey refuses (spec §8.2); hence
+    ``Any``, since the API's type rightly has no float."""
     t = v["timestamp_ms"]
     if isinstance(t, float) and t.is_integer():
         return int(t)
