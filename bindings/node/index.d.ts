@@ -4,9 +4,14 @@
  */
 
 /** A scheme name: `'v1'` (SHA-256), `'v2'` (BLAKE3), `'v0'` (legacy ULIDs only). */
-export type Scheme = 'v0' | 'v1' | 'v2' | (string & {});
+export type Scheme = 'v0' | 'v1' | 'v2';
 /** An identity field: text (hashed as UTF-8) or bytes (a Node Buffer is a Uint8Array). */
 export type Field = string | Uint8Array;
+/**
+ * The identity fields in order: an array (or other iterable) of fields. Never a lone
+ * string, which is iterable too and would silently hash its characters as fields.
+ */
+export type Fields = Iterable<Field> & { readonly charAt?: never };
 /** A time: a valid Date, integer milliseconds since the epoch, or RFC 3339 text. */
 export type Time = Date | number | string;
 /** JSON data as JS values; `undefined` members follow JSON.stringify. */
@@ -55,15 +60,15 @@ export interface UlidOptions {
 }
 
 /** The deterministic ULID of `fields` at `time` (spec §4). */
-export declare function deriveUlid(fields: Iterable<Field>, options: UlidOptions): Ulid;
+export declare function deriveUlid(fields: Fields, options: UlidOptions): Ulid;
 /** The exact bytes hashed for a ULID, to debug a mismatch between implementations. */
-export declare function ulidMessage(fields: Iterable<Field>, options?: { namespace?: string; scheme?: Scheme }): Uint8Array;
+export declare function ulidMessage(fields: Fields, options?: { namespace?: string; scheme?: Scheme }): Uint8Array;
 
 /** Derives ids for one scheme, namespace and secret, checked and prepared once. */
 export declare class UlidDeriver {
   constructor(options?: { scheme?: Scheme; namespace?: string; secret?: Uint8Array | null });
   readonly scheme: Scheme;
-  derive(fields: Iterable<Field>, options: { time: Time }): Ulid;
+  derive(fields: Fields, options: { time: Time }): Ulid;
   /** Ids of many rows given as columns: `deriveMany(times, [slugs, langs])`. */
   deriveMany(times: Iterable<Time>, columns: Iterable<Field>[], options?: { asString?: false }): Ulid[];
   deriveMany(times: Iterable<Time>, columns: Iterable<Field>[], options: { asString: true }): string[];
@@ -72,14 +77,19 @@ export declare class UlidDeriver {
 /** The content hash (`sha256:…` or `blake3:…`) of a string (UTF-8) or bytes. */
 export declare function contentHash(data: string | Uint8Array, options?: { scheme?: Scheme }): string;
 /**
- * The content hash of a file (a path or file: URL, in Node: hashed off the main thread by
- * the napi package) or of a stream: any async iterable of byte chunks, such as a Node
- * readable stream or a browser `ReadableStream`.
+ * The content hash of a stream, any async iterable of byte chunks (a Node readable stream,
+ * a browser `ReadableStream`), without blocking. A string or bytes are hashed as they are,
+ * like `contentHash`: a string is always text, never a path (see `contentHashFile`).
  */
 export declare function contentHashAsync(
-  source: string | URL | AsyncIterable<Uint8Array>,
+  source: AsyncIterable<Uint8Array> | string | Uint8Array,
   options?: { scheme?: Scheme },
 ): Promise<string>;
+/**
+ * The content hash of the file at `path` (a path or `file:` URL), hashed off the main
+ * thread in Node. A failure to read it is SamekeyError `io_error` naming the path.
+ */
+export declare function contentHashFile(path: string | URL, options?: { scheme?: Scheme }): Promise<string>;
 
 /** An incremental content hash. */
 export declare class ContentHasher {
@@ -120,9 +130,9 @@ export declare class KeyRing {
   static fromAccept(accept: Iterable<Scheme>): KeyRing;
   readonly primary: Scheme;
   readonly accepted: Scheme[];
-  deriveUlid(fields: Iterable<Field>, options: Omit<UlidOptions, 'scheme'>): Ulid;
-  candidateUlids(fields: Iterable<Field>, options: Omit<UlidOptions, 'scheme'>): { scheme: Scheme; ulid: Ulid }[];
-  verifyUlid(id: Ulid | string, fields: Iterable<Field>, options: Omit<UlidOptions, 'scheme'>): Scheme;
+  deriveUlid(fields: Fields, options: Omit<UlidOptions, 'scheme'>): Ulid;
+  candidateUlids(fields: Fields, options: Omit<UlidOptions, 'scheme'>): { scheme: Scheme; ulid: Ulid }[];
+  verifyUlid(id: Ulid | string, fields: Fields, options: Omit<UlidOptions, 'scheme'>): Scheme;
   contentHash(data: string | Uint8Array): string;
   revisionKey(contentHash: string, options?: { parent?: string | null; secret?: Uint8Array | null }): string;
   schemeOfKey(key: string): Scheme;
@@ -131,7 +141,7 @@ export declare class KeyRing {
 /** The accepted scheme that derived `id` from the inputs, or SamekeyError `identity_mismatch`. */
 export declare function verify(
   id: Ulid | string,
-  fields: Iterable<Field>,
+  fields: Fields,
   options: { time: Time; namespace?: string; accept?: Scheme[]; secret?: Uint8Array | null },
 ): Scheme;
 

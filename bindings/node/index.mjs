@@ -12,6 +12,7 @@ export const {
   ulidMessage,
   contentHash,
   contentHashAsync,
+  contentHashFile,
   canonicalJson,
   canonicalJsonText,
   contentHashJson,

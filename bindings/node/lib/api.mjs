@@ -45,6 +45,7 @@ export default function createSamekey(native, host = {}) {
     ulidMessage: ids.ulidMessage,
     contentHash: content.contentHash,
     contentHashAsync: content.contentHashAsync,
+    contentHashFile: content.contentHashFile,
     canonicalJson: json.canonicalJson,
     canonicalJsonText: json.canonicalJsonText,
     contentHashJson: json.contentHashJson,

@@ -1,6 +1,19 @@
 // Checks of the arguments the API takes, before they reach the backend.
 import { text, typeName } from './errors.mjs';
 
+/**
+ * An options object, refusing keys the function does not know: a misspelt option
+ * (`namepsace`) would otherwise be ignored and silently derive another id.
+ */
+export function optionsArg(options, known, where) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object, not ${typeName(options)}`);
+  for (const key in options) {
+    if (!known.includes(key)) throw new TypeError(`${where}: unknown option '${key}' (it takes ${known.map((k) => `'${k}'`).join(', ')})`);
+  }
+  return options;
+}
+
 export function schemeArg(scheme) {
   if (typeof scheme !== 'string') throw new TypeError(`scheme must be a string such as 'v1', not ${typeName(scheme)}`);
   return scheme;

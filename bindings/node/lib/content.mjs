@@ -1,10 +1,11 @@
 // Content hashes (spec §5), revision keys (spec §7), the write guard (spec §9.3) and key texts.
 import { SamekeyError, text, typeName } from './errors.mjs';
-import { dataArg, parentArg, schemeArg, secretArg } from './args.mjs';
+import { dataArg, optionsArg, parentArg, schemeArg, secretArg } from './args.mjs';
 
 export function contentKeys(native, host, { call, translate }) {
   /** The content hash (spec §5) of a string (UTF-8) or bytes. */
-  function contentHash(data, { scheme = 'v1' } = {}) {
+  function contentHash(data, options) {
+    const { scheme = 'v1' } = optionsArg(options, ['scheme'], 'contentHash');
     return call(native.contentHash, dataArg(data), schemeArg(scheme));
   }
 
@@ -12,7 +13,8 @@ export function contentKeys(native, host, { call, translate }) {
   class ContentHasher {
     #inner;
 
-    constructor({ scheme = 'v1' } = {}) {
+    constructor(options) {
+      const { scheme = 'v1' } = optionsArg(options, ['scheme'], 'ContentHasher');
       this.#inner = call(() => new native.ContentHasher(schemeArg(scheme)));
     }
 
@@ -28,28 +30,42 @@ export function contentKeys(native, host, { call, translate }) {
   }
 
   /**
-   * The content hash of a file (a path: hashed on the libuv thread pool) or of a readable
-   * stream / async iterable of chunks, without blocking the event loop.
+   * The content hash of a file, given by its path or `file:` URL, without blocking the
+   * event loop (hashed on the libuv thread pool by the napi package). A failure to read it
+   * is a SamekeyError `io_error` naming the path.
    */
-  async function contentHashAsync(source, { scheme = 'v1' } = {}) {
+  async function contentHashFile(path, options) {
+    const { scheme = 'v1' } = optionsArg(options, ['scheme'], 'contentHashFile');
     schemeArg(scheme);
-    if (typeof source === 'string' || source instanceof URL) {
-      if (native.contentHashFile === undefined && host.openFile === undefined) {
-        throw new TypeError('this environment has no files: pass a stream or async iterable of bytes');
-      }
-      const path = source instanceof URL ? host.fileURLToPath(source) : text(source, 'path');
-      if (native.contentHashFile === undefined) source = host.openFile(path);
-      else {
-        try {
-          return await native.contentHashFile(path, scheme);
-        } catch (e) {
-          throw translate(e);
-        }
-      }
+    if (native.contentHashFile === undefined && host.openFile === undefined) {
+      throw new TypeError('contentHashFile: this environment has no files; hash a stream with contentHashAsync');
     }
+    const file = path instanceof URL ? host.fileURLToPath(path) : text(path, 'path');
+    if (native.contentHashFile === undefined) return hashChunks(host.openFile(file), scheme, file);
+    try {
+      return await native.contentHashFile(file, scheme);
+    } catch (e) {
+      throw translate(e);
+    }
+  }
+
+  /**
+   * The content hash of a stream, any async iterable of byte chunks (a Node readable
+   * stream, a browser `ReadableStream`), without blocking the event loop. A string or
+   * bytes are hashed as they are, as by `contentHash`: a string is text, never a path
+   * (use `contentHashFile` for files).
+   */
+  async function contentHashAsync(source, options) {
+    const { scheme = 'v1' } = optionsArg(options, ['scheme'], 'contentHashAsync');
+    schemeArg(scheme);
+    if (typeof source === 'string' || source instanceof Uint8Array) return contentHash(source, { scheme });
     if (source == null || typeof source[Symbol.asyncIterator] !== 'function') {
-      throw new TypeError(`source must be a path, URL, readable stream or async iterable, not ${typeName(source)}`);
+      throw new TypeError(`source must be a readable stream, an async iterable of bytes, a string or bytes, not ${typeName(source)}`);
     }
+    return hashChunks(source, scheme, 'the stream');
+  }
+
+  async function hashChunks(source, scheme, name) {
     const hasher = new ContentHasher({ scheme });
     try {
       for await (const chunk of source) {
@@ -58,17 +74,19 @@ export function contentKeys(native, host, { call, translate }) {
       }
     } catch (e) {
       if (e instanceof TypeError || e instanceof SamekeyError) throw e;
-      throw new SamekeyError('io_error', `reading the data failed: ${e && e.message}`);
+      throw new SamekeyError('io_error', `reading ${name} failed: ${e && e.message}`);
     }
     return hasher.digest();
   }
 
   /** The revision key of content on a parent revision (spec §7). */
-  function revisionKey(contentHash_, { parent, scheme, secret } = {}) {
+  function revisionKey(contentHash_, options) {
+    const { parent, scheme, secret } = optionsArg(options, ['parent', 'scheme', 'secret'], 'revisionKey');
     return call(native.revisionKey, text(contentHash_, 'contentHash'), parentArg(parent), scheme === undefined ? undefined : schemeArg(scheme), secretArg(secret));
   }
 
-  function revisionMessage(contentHash_, { parent, scheme } = {}) {
+  function revisionMessage(contentHash_, options) {
+    const { parent, scheme } = optionsArg(options, ['parent', 'scheme'], 'revisionMessage');
     return call(native.revisionMessage, text(contentHash_, 'contentHash'), parentArg(parent), scheme === undefined ? undefined : schemeArg(scheme));
   }
 
@@ -83,5 +101,5 @@ export function contentKeys(native, host, { call, translate }) {
     return { kind, scheme, canonical };
   }
 
-  return { contentHash, ContentHasher, contentHashAsync, revisionKey, revisionMessage, needsWrite, parseKey };
+  return { contentHash, ContentHasher, contentHashAsync, contentHashFile, revisionKey, revisionMessage, needsWrite, parseKey };
 }

@@ -1,6 +1,6 @@
 // Canonical JSON (spec §6) of JS values and of JSON text.
 import { fail, text, typeName } from './errors.mjs';
-import { schemeArg } from './args.mjs';
+import { schemeArg, optionsArg } from './args.mjs';
 
 export function canonicalJsonOf(native, call) {
   // The core's limits (samekey::MAX_DEPTH, MAX_SAFE_INTEGER), checked here on JS values
@@ -69,11 +69,13 @@ export function canonicalJsonOf(native, call) {
     return call(native.canonicalJsonText, text(jsonText, 'JSON text'));
   }
 
-  function contentHashJson(value, { scheme = 'v1' } = {}) {
+  function contentHashJson(value, options) {
+    const { scheme = 'v1' } = optionsArg(options, ['scheme'], 'contentHashJson');
     return call(native.contentHashJsonValue, JSON.stringify(json(value)), schemeArg(scheme));
   }
 
-  function contentHashJsonText(jsonText, { scheme = 'v1' } = {}) {
+  function contentHashJsonText(jsonText, options) {
+    const { scheme = 'v1' } = optionsArg(options, ['scheme'], 'contentHashJsonText');
     return call(native.contentHashJsonText, text(jsonText, 'JSON text'), schemeArg(scheme));
   }
 

@@ -1,6 +1,8 @@
 // Key rings: derive under the newest scheme, recognise the older ones (spec §9).
 import { text } from './errors.mjs';
-import { namespaceArg, parentArg, schemeArg, secretArg } from './args.mjs';
+import { namespaceArg, optionsArg, parentArg, schemeArg, secretArg } from './args.mjs';
+
+const ID_OPTIONS = ['time', 'namespace', 'secret'];
 
 export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentHash }) {
   const { packRequest, withPacked, deriveText } = packing;
@@ -38,13 +40,15 @@ export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentH
       return packRequest(this.#codes, namespaceArg(namespace), secretArg(secret), fields);
     }
 
-    deriveUlid(fields, { time, namespace, secret } = {}) {
+    deriveUlid(fields, options) {
+      const { time, namespace, secret } = optionsArg(options, ID_OPTIONS, 'KeyRing.deriveUlid');
       const ms = toMs(time);
       const end = this.#pack(fields, namespace, secret);
       return Ulid._trusted(deriveText(end, ms));
     }
 
-    candidateUlids(fields, { time, namespace, secret } = {}) {
+    candidateUlids(fields, options) {
+      const { time, namespace, secret } = optionsArg(options, ID_OPTIONS, 'KeyRing.candidateUlids');
       const ms = toMs(time);
       const end = this.#pack(fields, namespace, secret);
       const words = withPacked(end, (buf) => native.candidatesPacked(buf, ms)).split(' ');
@@ -53,7 +57,8 @@ export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentH
       return found;
     }
 
-    verifyUlid(id, fields, { time, namespace, secret } = {}) {
+    verifyUlid(id, fields, options) {
+      const { time, namespace, secret } = optionsArg(options, ID_OPTIONS, 'KeyRing.verifyUlid');
       const ms = toMs(time);
       const idText = ulidText(id);
       const end = this.#pack(fields, namespace, secret);
@@ -64,7 +69,8 @@ export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentH
       return contentHash(data, { scheme: this.#schemes[0] });
     }
 
-    revisionKey(contentHash_, { parent, secret } = {}) {
+    revisionKey(contentHash_, options) {
+      const { parent, secret } = optionsArg(options, ['parent', 'secret'], 'KeyRing.revisionKey');
       return call(native.ringRevisionKey, this.#codes, text(contentHash_, 'contentHash'), parentArg(parent), secretArg(secret));
     }
 
@@ -78,7 +84,8 @@ export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentH
    * SamekeyError with code `identity_mismatch`: the guard that refuses a write which would
    * orphan the document stored under `id`.
    */
-  function verify(id, fields, { time, namespace, accept = ['v1'], secret } = {}) {
+  function verify(id, fields, options) {
+    const { time, namespace, accept = ['v1'], secret } = optionsArg(options, [...ID_OPTIONS, 'accept'], 'verify');
     return KeyRing.fromAccept(accept).verifyUlid(id, fields, { time, namespace, secret });
   }
 

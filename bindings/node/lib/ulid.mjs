@@ -1,6 +1,6 @@
 // ULIDs: the Ulid value, derivers (one id, many rows) and the message behind an id (spec §4).
 import { text, typeName } from './errors.mjs';
-import { fieldList, namespaceArg, schemeArg, secretArg } from './args.mjs';
+import { fieldList, namespaceArg, optionsArg, schemeArg, secretArg } from './args.mjs';
 
 /** Rows per native call of `deriveMany`. */
 const BATCH_CHUNK = 2048;
@@ -87,7 +87,8 @@ export function ulids(native, { call, packing, toMs }) {
     #secret;
     #settings;
 
-    constructor({ scheme = 'v1', namespace, secret } = {}) {
+    constructor(options) {
+      const { scheme = 'v1', namespace, secret } = optionsArg(options, ['scheme', 'namespace', 'secret'], 'UlidDeriver');
       this.#scheme = schemeArg(scheme);
       this.#namespace = namespaceArg(namespace);
       this.#secret = secretArg(secret);
@@ -104,7 +105,10 @@ export function ulids(native, { call, packing, toMs }) {
       return unpackSettings(this.#settings, count);
     }
 
-    derive(fields, { time } = {}) {
+    derive(fields, options) {
+      // The hot path: one cheap loop instead of optionsArg's general check.
+      for (const key in options) if (key !== 'time') optionsArg(options, ['time'], 'UlidDeriver.derive');
+      const time = options?.time;
       const ms = typeof time === 'number' ? time : toMs(time);
       const list = fieldList(fields);
       if (list.length > 255) return this.deriveMany([ms], list.map((f) => [f]))[0];
@@ -141,7 +145,8 @@ export function ulids(native, { call, packing, toMs }) {
     }
 
     /** Ids of many rows given as columns: `deriveMany(times, [slugs, langs])`. */
-    deriveMany(times, columns, { asString = false } = {}) {
+    deriveMany(times, columns, options) {
+      const { asString = false } = optionsArg(options, ['asString'], 'UlidDeriver.deriveMany');
       if (!Array.isArray(columns)) throw new TypeError('columns must be an array of columns');
       const list = Array.isArray(times) ? times : Array.from(times);
       const ms = new Float64Array(list.length);
@@ -194,13 +199,15 @@ export function ulids(native, { call, packing, toMs }) {
   }
 
   /** The deterministic ULID of `fields` at `time` (spec §4). */
-  function deriveUlid(fields, { time, namespace, scheme = 'v1', secret } = {}) {
+  function deriveUlid(fields, options) {
+    const { time, namespace, scheme = 'v1', secret } = optionsArg(options, ['time', 'namespace', 'scheme', 'secret'], 'deriveUlid');
     const ms = toMs(time);
     return deriverFor(scheme, namespaceArg(namespace), secretArg(secret)).derive(fields, { time: ms });
   }
 
   /** The exact bytes hashed for a ULID (spec §4.2, §4.3). */
-  function ulidMessage(fields, { namespace, scheme = 'v1' } = {}) {
+  function ulidMessage(fields, options) {
+    const { namespace, scheme = 'v1' } = optionsArg(options, ['namespace', 'scheme'], 'ulidMessage');
     const code = call(native.prepareDeriver, schemeArg(scheme), '', undefined);
     const end = packRequest([code], namespaceArg(namespace), undefined, fields);
     return withPacked(end, (buf) => native.ulidMessagePacked(buf));

@@ -97,12 +97,16 @@ test('content hashes of strings, bytes, streams and files', async () => {
   fs.writeFileSync(file, data);
   assert.equal(samekey.contentHash(data), want);
   assert.equal(samekey.contentHash(new Uint8Array(data)), want);
-  assert.equal(await samekey.contentHashAsync(file), want);
+  assert.equal(await samekey.contentHashFile(file), want);
   assert.equal(await samekey.contentHashAsync(fs.createReadStream(file)), want);
-  assert.equal(await samekey.contentHashAsync(new URL(`file://${file}`)), want);
+  assert.equal(await samekey.contentHashFile(new URL(`file://${file}`)), want);
   assert.equal(new samekey.ContentHasher().update(data.subarray(0, 7)).update(data.subarray(7)).digest(), want);
-  await assert.rejects(samekey.contentHashAsync(file + '.missing'), (e) => e instanceof SamekeyError && e.code === 'io_error');
+  const missing = file + '.missing';
+  await assert.rejects(samekey.contentHashFile(missing), (e) => e instanceof SamekeyError && e.code === 'io_error' && e.message.includes(missing));
   await assert.rejects(samekey.contentHashAsync(fs.createReadStream(file, 'utf8')), TypeError);
+  // One meaning per argument: a string is text for every content function, never a path.
+  assert.equal(await samekey.contentHashAsync(file), samekey.contentHash(file));
+  assert.equal(await samekey.contentHashAsync('abc'), samekey.contentHash('abc'));
 });
 
 test('a large file is hashed without blocking the event loop', async () => {
@@ -115,7 +119,7 @@ test('a large file is hashed without blocking the event loop', async () => {
     let ticks = 0;
     const timer = setInterval(() => { ticks += 1; }, 1);
     const started = process.hrtime.bigint();
-    const hash = await samekey.contentHashAsync(file, { scheme });
+    const hash = await samekey.contentHashFile(file, { scheme });
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     clearInterval(timer);
     assert.match(hash, /^(sha256|blake3):[0-9a-f]{64}$/);
@@ -280,4 +284,32 @@ test('the ErrorCode type of index.d.ts is the core list', () => {
   const typed = [...union[1].matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]);
   const paste = `export type ErrorCode =\n  | ${samekey.ERROR_CODES.map((c) => `'${c}'`).join(' | ')};`;
   assert.deepEqual(typed, [...samekey.ERROR_CODES], `index.d.ts drifted from the core's codes; paste:\n${paste}`);
+});
+
+test('a misspelt option or a string for the fields is refused, never ignored', () => {
+  const calls = [
+    ['deriveUlid', () => samekey.deriveUlid(['a'], { time: 1, namepsace: 'posts' }), 'namepsace'],
+    ['UlidDeriver', () => new samekey.UlidDeriver({ schema: 'v2' }), 'schema'],
+    ['UlidDeriver.derive', () => new samekey.UlidDeriver().derive(['a'], { time: 1, tme: 2 }), 'tme'],
+    ['deriveMany', () => new samekey.UlidDeriver().deriveMany([1], [['a']], { asStr: true }), 'asStr'],
+    ['contentHash', () => samekey.contentHash('a', { shceme: 'v2' }), 'shceme'],
+    ['contentHashJson', () => samekey.contentHashJson({}, { scheme: 'v1', x: 1 }), 'x'],
+    ['revisionKey', () => samekey.revisionKey('sha256:' + '0'.repeat(64), { parnet: 'p' }), 'parnet'],
+    ['KeyRing.deriveUlid', () => new samekey.KeyRing('v1').deriveUlid(['a'], { time: 1, secrets: null }), 'secrets'],
+    ['verify', () => samekey.verify('0'.repeat(26), ['a'], { time: 1, accepted: ['v1'] }), 'accepted'],
+  ];
+  for (const [name, call, key] of calls) {
+    assert.throws(call, (e) => e instanceof TypeError && e.message.includes(`'${key}'`), name);
+  }
+  for (const fields of ['slug', new Uint8Array(3)]) {
+    assert.throws(() => samekey.deriveUlid(fields, { time: 1 }), TypeError);
+    assert.throws(() => new samekey.UlidDeriver().derive(fields, { time: 1 }), TypeError);
+  }
+});
+
+test('a fractional time is refused before anything else is checked', () => {
+  assert.throws(() => samekey.deriveUlid(['a'], { time: 1.5, scheme: 'v9' }), (e) => e.code === 'invalid_timestamp');
+  // RFC 3339 text before 1970 is a time, out of range: checked after the scheme (spec §4.4).
+  assert.throws(() => samekey.deriveUlid(['a'], { time: '1969-12-31T23:59:59Z', scheme: 'v9' }), (e) => e.code === 'unknown_scheme');
+  assert.throws(() => samekey.deriveUlid(['a'], { time: '1969-12-31T23:59:59Z' }), (e) => e.code === 'timestamp_out_of_range');
 });

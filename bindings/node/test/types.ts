@@ -1,7 +1,7 @@
 // Compiled by `tsc --strict` (npm run typecheck): uses every export of the package.
 import samekey, {
   ContentHasher, ERROR_CODES, KeyRing, SamekeyError, Ulid, UlidDeriver, canonicalJson, canonicalJsonText,
-  contentHash, contentHashAsync, contentHashJson, contentHashJsonText, deriveUlid, needsWrite, parseKey,
+  contentHash, contentHashAsync, contentHashFile, contentHashJson, contentHashJsonText, deriveUlid, needsWrite, parseKey,
   parseRfc3339, revisionKey, revisionMessage, selftest, ulidMessage, verify, version, init,
   type ErrorCode, type InitInput, type Field, type JsonValue, type Scheme, type Time,
 } from 'samekey';
@@ -20,7 +20,12 @@ const texts: string[] = deriver.deriveMany([1, 2], [['a', 'b']], { asString: tru
 const one: Ulid = deriver.derive(['a'], { time: 5 });
 const h: string = contentHash('x', { scheme: 'v1' });
 const hasher: string = new ContentHasher({ scheme: 'v2' }).update('a').update(new Uint8Array(2)).digest();
-const later: Promise<string> = contentHashAsync('/etc/hostname');
+const later: Promise<string> = contentHashFile('/etc/hostname');
+const fromText: Promise<string> = contentHashAsync('text, not a path');
+// @ts-expect-error a lone string is not a list of fields
+deriveUlid('slug', { time: 1 });
+// @ts-expect-error a scheme is one of 'v0' | 'v1' | 'v2'
+contentHash('x', { scheme: 'v3' });
 const value: JsonValue = { a: [1, 2n, null, 'x', undefined], b: { c: true } };
 const canonical: string = canonicalJson(value) + canonicalJsonText('{"a":1}');
 const hashes: string = contentHashJson(value) + contentHashJsonText('[]', { scheme: 'v2' });
@@ -32,7 +37,7 @@ const key: { kind: 'content' | 'revision'; scheme: Scheme; canonical: string } =
 const ring = new KeyRing('v2', ['v1', 'v0']);
 const fromList: KeyRing = KeyRing.fromAccept(['v2', 'v1']);
 const candidates: { scheme: Scheme; ulid: Ulid }[] = ring.candidateUlids(['a'], { time: 1 });
-const scheme: Scheme = ring.verifyUlid(id, fields, { time }) + ring.schemeOfKey(h) + verify(id, fields, { time, accept: ['v2'] });
+const schemes: Scheme[] = [ring.verifyUlid(id, fields, { time }), ring.schemeOfKey(h), verify(id, fields, { time, accept: ['v2'] })];
 const ringed: string = ring.deriveUlid(['a'], { time: 1 }).toString() + ring.contentHash('a') + ring.revisionKey(h, {});
 const codes: readonly ErrorCode[] = ERROR_CODES;
 const v: string = version();
@@ -47,5 +52,5 @@ try {
     console.log(code);
   }
 }
-console.log(same, when, uuid, message, many, texts, one, hasher, later, canonical, hashes, revMessage, write, ms, key,
-  candidates, scheme, ringed, codes, v, n, ring.primary, ring.accepted);
+console.log(same, when, uuid, message, many, texts, one, hasher, later, fromText, canonical, hashes, revMessage, write, ms, key,
+  candidates, schemes, ringed, codes, v, n, ring.primary, ring.accepted);

@@ -67,13 +67,16 @@ pub fn content_hash(py: Python<'_>, data: &Bound<'_, PyAny>, scheme: &str) -> Py
         let path: PathBuf = data.extract()?;
         // Opened here first so that a missing or unreadable file is the OSError subclass
         // Python programs expect (FileNotFoundError, ...), naming the path.
-        if let Err(e) = std::fs::File::open(&path).and_then(|f| f.metadata()).and_then(|m| {
-            if m.is_dir() {
-                Err(std::io::Error::from_raw_os_error(libc_eisdir()))
-            } else {
-                Ok(())
-            }
-        }) {
+        if let Err(e) = std::fs::File::open(&path)
+            .and_then(|f| f.metadata())
+            .and_then(|m| {
+                if m.is_dir() {
+                    Err(std::io::Error::from_raw_os_error(libc_eisdir()))
+                } else {
+                    Ok(())
+                }
+            })
+        {
             return Err(crate::errors::io_to_py(py, &e, &path));
         }
         let hash = py

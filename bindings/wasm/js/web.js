@@ -59,6 +59,7 @@ export const deriveUlid = forward('deriveUlid');
 export const ulidMessage = forward('ulidMessage');
 export const contentHash = forward('contentHash');
 export const contentHashAsync = forward('contentHashAsync');
+export const contentHashFile = forward('contentHashFile');
 export const canonicalJson = forward('canonicalJson');
 export const canonicalJsonText = forward('canonicalJsonText');
 export const contentHashJson = forward('contentHashJson');
@@ -75,6 +76,6 @@ export const selftest = forward('selftest');
 // The default export holds the same bindings, for `import samekey from 'samekey-wasm'`.
 export default {
   init, ERROR_CODES, SamekeyError, Ulid, UlidDeriver, ContentHasher, KeyRing, deriveUlid, ulidMessage, contentHash,
-  contentHashAsync, canonicalJson, canonicalJsonText, contentHashJson, contentHashJsonText, revisionKey,
+  contentHashAsync, contentHashFile, canonicalJson, canonicalJsonText, contentHashJson, contentHashJsonText, revisionKey,
   revisionMessage, needsWrite, parseRfc3339, parseKey, verify, version, selftest,
 };

@@ -40,11 +40,7 @@ pub fn content_hash_file_with_progress(
     })
 }
 
-fn hash_file(
-    scheme: Scheme,
-    path: &Path,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<ContentHash> {
+fn hash_file(scheme: Scheme, path: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<ContentHash> {
     let file = File::open(path)?;
     // Pieces are read at their offsets with pread (std's unix FileExt); elsewhere the file
     // is read once, in order.
