@@ -27,7 +27,20 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python
+test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-small-vectors
+
+# Every runner works with any valid vector file, not only ours (spec §10.1): the Rust,
+# Python, Node, WebAssembly and Go runners on test-vectors/small.json, whose cases and
+# counts differ (Kotlin and Swift run it in their own recipes). Run after their setups.
+test-small-vectors:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    export SAMEKEY_VECTORS="$PWD/test-vectors/small.json"
+    cargo test -q -p samekey-vectors --test every_vector -- --nocapture every_vector_passes | grep -E " vectors$"
+    (cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_vectors.py | tail -n 1)
+    (cd bindings/node && node --test test/vectors.test.js | grep -E "^# (pass|fail)")
+    (cd bindings/wasm && SAMEKEY_JS_PACKAGE="$PWD/pkg/node.cjs" node --test ../node/test/vectors.test.js | grep -E "^# (pass|fail)")
+    (cd bindings/go && {{go_env}} go test -count=1 -run 'TestEveryVector' -v . | grep -E "vectors from|^(ok|FAIL)")
 
 # The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
 # SAMEKEY_VECTORS=FILE makes the vector tests read FILE.

@@ -50,6 +50,11 @@ in_swift() {
 }
 in_swift "$repo" swift test 2>&1 | grep -E "[0-9]+ passed, [0-9]+ failed|Executed [0-9]+ tests|error:" | tail -n 3
 test "${PIPESTATUS[0]}" -eq 0
+# The runner works with any valid vector file, not only the repository's (spec §10.1).
+main_vectors=$vectors vectors="$repo/test-vectors/small.json"
+in_swift "$repo" swift test --filter VectorTests 2>&1 | grep -E "[0-9]+ passed, [0-9]+ failed|error:" | tail -n 2
+test "${PIPESTATUS[0]}" -eq 0
+vectors=$main_vectors
 
 # 3. Samekey as a versioned dependency: the working tree's package files in a git
 #    repository tagged with the version, inside the repository (the chroot sees it).

@@ -1,6 +1,21 @@
 // Times as the core takes them: milliseconds since the Unix epoch (spec §8).
 import { fail, text, typeName } from './errors.mjs';
 
+let warnedSeconds = false;
+
+/**
+ * Seconds since the epoch of 2001-2286 read as milliseconds land in 1970, where an
+ * immutable natural time almost never is: the id is valid, so warn (once) rather than refuse.
+ */
+export function warnIfSeconds(ms) {
+  if (warnedSeconds || !(ms >= 1e9 && ms < 1e10)) return;
+  warnedSeconds = true;
+  const message = `time ${ms} is ${new Date(ms).toISOString()} as milliseconds; if it is seconds ` +
+    `(${new Date(ms * 1000).toISOString()}), pass ${ms * 1000} or a Date`;
+  if (typeof globalThis.process?.emitWarning === 'function') globalThis.process.emitWarning(message, 'SamekeySecondsWarning');
+  else if (typeof console !== 'undefined') console.warn(`samekey: ${message}`);
+}
+
 export function times(native, call) {
   /** Milliseconds since the epoch of RFC 3339 text (spec §8.1). */
   function parseRfc3339(rfc3339) {
@@ -18,6 +33,7 @@ export function times(native, call) {
       // A host conversion, so it comes before every other check (spec §4.4); the range is
       // checked by the core in its place.
       if (!Number.isInteger(time)) fail('invalid_timestamp', `${time} is not an integer number of milliseconds`);
+      warnIfSeconds(time);
       return time;
     }
     // Parsed, not range-checked: the core checks the range after the scheme (spec §4.4).

@@ -1,6 +1,7 @@
 // ULIDs: the Ulid value, derivers (one id, many rows) and the message behind an id (spec §4).
 import { text, typeName } from './errors.mjs';
 import { fieldList, namespaceArg, optionsArg, schemeArg, secretArg } from './args.mjs';
+import { warnIfSeconds } from './time.mjs';
 
 /** Rows per native call of `deriveMany`. */
 const BATCH_CHUNK = 2048;
@@ -110,6 +111,7 @@ export function ulids(native, { call, packing, toMs }) {
       for (const key in options) if (key !== 'time') optionsArg(options, ['time'], 'UlidDeriver.derive');
       const time = options?.time;
       const ms = typeof time === 'number' ? time : toMs(time);
+      if (ms < 1e10) warnIfSeconds(ms);
       const list = fieldList(fields);
       if (list.length > 255) return this.deriveMany([ms], list.map((f) => [f]))[0];
       let end = this.#packSettings(list.length);
@@ -153,6 +155,7 @@ export function ulids(native, { call, packing, toMs }) {
       for (let i = 0; i < list.length; i++) {
         const t = list[i];
         ms[i] = typeof t === 'number' ? t : toMs(t);
+        if (ms[i] < 1e10) warnIfSeconds(ms[i]);
       }
       // Arrays are read in place (nothing runs between reading and hashing); other iterables once.
       const cols = columns.map((c) => (Array.isArray(c) ? c : Array.from(c)));

@@ -313,3 +313,17 @@ test('a fractional time is refused before anything else is checked', () => {
   assert.throws(() => samekey.deriveUlid(['a'], { time: '1969-12-31T23:59:59Z', scheme: 'v9' }), (e) => e.code === 'unknown_scheme');
   assert.throws(() => samekey.deriveUlid(['a'], { time: '1969-12-31T23:59:59Z' }), (e) => e.code === 'timestamp_out_of_range');
 });
+
+test('seconds given as milliseconds warn once, and the time is still used', async () => {
+  const warnings = [];
+  const listener = (w) => { if (w.name === 'SamekeySecondsWarning') warnings.push(w.message); };
+  process.on('warning', listener);
+  const id = samekey.deriveUlid(['slug', 'en'], { time: 1714564800 });
+  samekey.deriveUlid(['slug', 'en'], { time: 1714564801 });
+  samekey.deriveUlid(['slug', 'en'], { time: 1714564800000 });
+  await new Promise((resolve) => setImmediate(resolve));
+  process.off('warning', listener);
+  assert.equal(id.timestampMs, 1714564800, 'a valid time is never refused');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /1970-01-20.*1714564800000/);
+});
