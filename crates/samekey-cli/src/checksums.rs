@@ -182,7 +182,7 @@ mod tests {
         for name in ["plain.txt", "two  spaces", "back\\slash", "new\nline"] {
             let text = line(&h.to_string(), Path::new(name));
             assert!(!text.contains('\n'), "{text:?}");
-            assert_eq!(parse_line(&text), Some((h.clone(), PathBuf::from(name))));
+            assert_eq!(parse_line(&text), Some((h, PathBuf::from(name))));
         }
         assert_eq!(parse_line("sha256:00  x"), None);
         assert_eq!(parse_line(&format!("{h} x")), None);
