@@ -16,7 +16,9 @@ export function optionsArg(options, known, where) {
 
 export function schemeArg(scheme) {
   if (typeof scheme !== 'string') throw new TypeError(`scheme must be a string such as 'v1', not ${typeName(scheme)}`);
-  return scheme;
+  // A lone surrogate is invalid_string before the name is looked at (spec §2.2): passed on,
+  // it would arrive as U+FFFD.
+  return text(scheme, 'scheme');
 }
 
 export function secretArg(secret) {

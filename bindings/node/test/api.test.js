@@ -69,6 +69,13 @@ test('wrong types are TypeErrors, lone surrogates invalid_string', () => {
     () => samekey.canonicalJson({ k: '\ud800' }),
     () => samekey.canonicalJson({ '\ud800': 1 }),
     () => samekey.contentHash('\ud800'),
+    () => samekey.revisionKey(samekey.contentHash('x'), { parent: '\ud800' }),
+    // Parsed text too: the host conversion comes before the parser (spec §2.2).
+    () => samekey.contentHash('x', { scheme: 'v\ud800' }),
+    () => new samekey.KeyRing('v1', ['v\ud800']),
+    () => samekey.Ulid.parse('\ud800'.repeat(26)),
+    () => samekey.parseKey('sha256:\ud800'),
+    () => samekey.needsWrite(null, 'sha256:\ud800'),
   ]) {
     assert.equal(code(fn), 'invalid_string');
   }

@@ -7,6 +7,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyString};
 use samekey::{ContentHasher, Scheme, Value};
 
 use crate::convert;
+use crate::convert::Text;
 use crate::errors::{type_error, CoreResult};
 
 /// Inputs at least this large are hashed without the GIL.
@@ -59,9 +60,9 @@ fn feed(hasher: &mut ContentHasher, data: &Bound<'_, PyAny>) -> PyResult<()> {
 /// The content hash (spec §5) of bytes, str (its UTF-8), an `os.PathLike` (the file it
 /// names, read in constant memory, BLAKE3 on every core), or a binary file object.
 #[pyfunction]
-#[pyo3(signature = (data, *, scheme = "v1"))]
-pub fn content_hash(py: Python<'_>, data: &Bound<'_, PyAny>, scheme: &str) -> PyResult<String> {
-    let scheme = convert::scheme(py, scheme)?;
+#[pyo3(signature = (data, *, scheme = Text::v1()), text_signature = "(data, *, scheme='v1')")]
+pub fn content_hash(py: Python<'_>, data: &Bound<'_, PyAny>, scheme: Text) -> PyResult<String> {
+    let scheme = convert::scheme(py, &scheme)?;
     let is_path = data.is_instance(&py.import("os")?.getattr("PathLike")?)?;
     if is_path {
         let path: PathBuf = data.extract()?;
@@ -110,9 +111,9 @@ pub struct PyContentHasher {
 #[pymethods]
 impl PyContentHasher {
     #[new]
-    #[pyo3(signature = (scheme = "v1"))]
-    fn new(py: Python<'_>, scheme: &str) -> PyResult<Self> {
-        let scheme = convert::scheme(py, scheme)?;
+    #[pyo3(signature = (scheme = Text::v1()), text_signature = "(scheme='v1')")]
+    fn new(py: Python<'_>, scheme: Text) -> PyResult<Self> {
+        let scheme = convert::scheme(py, &scheme)?;
         Ok(PyContentHasher {
             inner: ContentHasher::new(scheme).py(py)?,
         })
@@ -149,14 +150,14 @@ pub fn canonical_json_text(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<
 /// The content hash of a Python value's canonical JSON. The value is converted first, a
 /// host conversion, then the scheme is checked (spec §6.2).
 #[pyfunction]
-#[pyo3(signature = (value, *, scheme = "v1"))]
+#[pyo3(signature = (value, *, scheme = Text::v1()), text_signature = "(value, *, scheme='v1')")]
 pub fn content_hash_json(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
-    scheme: &str,
+    scheme: Text,
 ) -> PyResult<String> {
     let value = json_value(value)?;
-    let scheme: Scheme = convert::scheme(py, scheme)?;
+    let scheme: Scheme = convert::scheme(py, &scheme)?;
     samekey::content_hash_json(scheme, &value)
         .map(|(_, h)| h.to_string())
         .py(py)
@@ -164,14 +165,14 @@ pub fn content_hash_json(
 
 /// The content hash of JSON text's canonical form.
 #[pyfunction]
-#[pyo3(signature = (text, *, scheme = "v1"))]
+#[pyo3(signature = (text, *, scheme = Text::v1()), text_signature = "(text, *, scheme='v1')")]
 pub fn content_hash_json_text(
     py: Python<'_>,
     text: &Bound<'_, PyAny>,
-    scheme: &str,
+    scheme: Text,
 ) -> PyResult<String> {
     let text = convert::text_arg(text, "JSON text")?;
-    let scheme: Scheme = convert::scheme(py, scheme)?;
+    let scheme: Scheme = convert::scheme(py, &scheme)?;
     samekey::content_hash_json_text(scheme, &text)
         .map(|(_, h)| h.to_string())
         .py(py)

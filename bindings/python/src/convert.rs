@@ -15,6 +15,37 @@ pub fn scheme(py: Python<'_>, name: &str) -> PyResult<Scheme> {
     name.parse().py(py)
 }
 
+/// A `str` argument as valid Unicode. A lone surrogate is `SamekeyError` `invalid_string`
+/// (spec §2.2) wherever text goes, scheme names and key texts included, where pyo3's own
+/// `&str` would raise `UnicodeEncodeError`.
+pub struct Text(pub String);
+
+impl Text {
+    /// The default scheme name.
+    pub fn v1() -> Text {
+        Text("v1".into())
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let obj = obj.to_owned();
+        match obj.cast::<PyString>() {
+            Ok(s) => Ok(Text(text(s)?.to_owned())),
+            Err(_) => Err(type_error(format!("expected str, not {}", type_name(&obj)))),
+        }
+    }
+}
+
 /// A `str` as UTF-8, borrowed from the string object; a lone surrogate is
 /// `invalid_string`, never replaced.
 pub fn text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {

@@ -6,6 +6,7 @@ use samekey::timestamp::Millis;
 use samekey::{KeyRing, Scheme};
 
 use crate::convert;
+use crate::convert::Text;
 use crate::errors::CoreResult;
 use crate::revision::{content_hash_arg, parent_arg};
 use crate::ulid::{ulid_arg, PyUlid};
@@ -56,8 +57,8 @@ impl IdInputs {
 impl PyKeyRing {
     #[new]
     #[pyo3(signature = (primary, accepted = Vec::new()))]
-    fn new(py: Python<'_>, primary: &str, accepted: Vec<String>) -> PyResult<Self> {
-        let primary = convert::scheme(py, primary)?;
+    fn new(py: Python<'_>, primary: Text, accepted: Vec<Text>) -> PyResult<Self> {
+        let primary = convert::scheme(py, &primary)?;
         let accepted: Vec<Scheme> = accepted
             .iter()
             .map(|s| convert::scheme(py, s))
@@ -70,7 +71,7 @@ impl PyKeyRing {
     /// The ring of ``accept``, newest first: the first is the primary. An empty list
     /// raises ``SamekeyError`` with code ``unknown_scheme``.
     #[staticmethod]
-    fn from_accept(py: Python<'_>, accept: Vec<String>) -> PyResult<Self> {
+    fn from_accept(py: Python<'_>, accept: Vec<Text>) -> PyResult<Self> {
         let accept: Vec<Scheme> = accept
             .iter()
             .map(|s| convert::scheme(py, s))
@@ -168,7 +169,7 @@ impl PyKeyRing {
 
     /// The content hash of `data` (bytes, str, a file object or a path) under the primary.
     fn content_hash(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
-        crate::content::content_hash(py, data, self.inner.primary().as_str())
+        crate::content::content_hash(py, data, Text(self.inner.primary().as_str().into()))
     }
 
     /// The content hash of bytes under every accepted scheme that hashes content.
@@ -183,11 +184,11 @@ impl PyKeyRing {
     fn revision_key(
         &self,
         py: Python<'_>,
-        content_hash: &str,
+        content_hash: Text,
         parent: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let content = content_hash_arg(py, content_hash)?;
+        let content = content_hash_arg(py, &content_hash)?;
         let parent = parent_arg(parent)?;
         let secret = convert::secret(secret)?;
         self.inner
@@ -197,8 +198,8 @@ impl PyKeyRing {
     }
 
     /// The accepted scheme of a revision key or content hash text.
-    fn scheme_of_key(&self, py: Python<'_>, key: &str) -> PyResult<&'static str> {
-        self.inner.scheme_of_key(key).map(|s| s.as_str()).py(py)
+    fn scheme_of_key(&self, py: Python<'_>, key: Text) -> PyResult<&'static str> {
+        self.inner.scheme_of_key(&key).map(|s| s.as_str()).py(py)
     }
 
     fn __repr__(&self) -> String {

@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 use samekey::ContentHash;
 
 use crate::convert;
+use crate::convert::Text;
 use crate::errors::CoreResult;
 
 pub(crate) fn content_hash_arg(py: Python<'_>, text: &str) -> PyResult<ContentHash> {
@@ -23,13 +24,13 @@ pub(crate) fn parent_arg(parent: Option<&Bound<'_, PyAny>>) -> PyResult<Option<S
 #[pyo3(signature = (content_hash, *, parent = None, scheme = None, secret = None))]
 pub fn revision_key(
     py: Python<'_>,
-    content_hash: &str,
+    content_hash: Text,
     parent: Option<&Bound<'_, PyAny>>,
-    scheme: Option<&str>,
+    scheme: Option<Text>,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let scheme = scheme.map(|s| convert::scheme(py, s)).transpose()?;
-    let content = content_hash_arg(py, content_hash)?;
+    let scheme = scheme.map(|s| convert::scheme(py, &s)).transpose()?;
+    let content = content_hash_arg(py, &content_hash)?;
     let parent = parent_arg(parent)?;
     let secret = convert::secret(secret)?;
     samekey::derive_revision(
@@ -44,11 +45,11 @@ pub fn revision_key(
 
 /// Whether `incoming` content must be written over `stored` (spec §9.3).
 #[pyfunction]
-pub fn needs_write(py: Python<'_>, stored: Option<&str>, incoming: &str) -> PyResult<bool> {
-    let stored = stored.map(|s| content_hash_arg(py, s)).transpose()?;
+pub fn needs_write(py: Python<'_>, stored: Option<Text>, incoming: Text) -> PyResult<bool> {
+    let stored = stored.map(|s| content_hash_arg(py, &s)).transpose()?;
     Ok(samekey::needs_write(
         stored.as_ref(),
-        &content_hash_arg(py, incoming)?,
+        &content_hash_arg(py, &incoming)?,
     ))
 }
 
@@ -57,12 +58,12 @@ pub fn needs_write(py: Python<'_>, stored: Option<&str>, incoming: &str) -> PyRe
 #[pyo3(signature = (content_hash, *, parent = None, scheme = None))]
 pub fn revision_message<'py>(
     py: Python<'py>,
-    content_hash: &str,
+    content_hash: Text,
     parent: Option<&Bound<'py, PyAny>>,
-    scheme: Option<&str>,
+    scheme: Option<Text>,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-    let scheme = scheme.map(|s| convert::scheme(py, s)).transpose()?;
-    let content = content_hash_arg(py, content_hash)?;
+    let scheme = scheme.map(|s| convert::scheme(py, &s)).transpose()?;
+    let content = content_hash_arg(py, &content_hash)?;
     let parent = parent_arg(parent)?;
     let message = samekey::revision_message(
         samekey::revision_scheme(scheme, &content),
@@ -75,7 +76,7 @@ pub fn revision_message<'py>(
 
 /// `(kind, scheme, canonical text)` of a revision key or content hash text.
 #[pyfunction]
-pub fn parse_key(py: Python<'_>, text: &str) -> PyResult<(&'static str, &'static str, String)> {
+pub fn parse_key(py: Python<'_>, text: Text) -> PyResult<(&'static str, &'static str, String)> {
     let key: samekey::Key = text.parse().py(py)?;
     Ok((key.kind(), key.scheme().as_str(), key.to_string()))
 }

@@ -5,6 +5,7 @@ use pyo3::types::{PyBytes, PyList, PyString};
 use samekey::{Error, Ulid, UlidDeriver};
 
 use crate::convert;
+use crate::convert::Text;
 use crate::errors::{type_error, CoreResult};
 
 /// A ULID: 48-bit millisecond timestamp and 80 bits. Immutable, hashable, ordered as
@@ -19,12 +20,12 @@ pub struct PyUlid(pub Ulid);
 impl PyUlid {
     /// Parses ULID text (either case).
     #[new]
-    fn new(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn new(py: Python<'_>, text: Text) -> PyResult<Self> {
         text.parse().map(PyUlid).py(py)
     }
 
     #[staticmethod]
-    fn parse(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn parse(py: Python<'_>, text: Text) -> PyResult<Self> {
         Self::new(py, text)
     }
 
@@ -138,14 +139,14 @@ fn output(py: Python<'_>, ids: Vec<Ulid>, as_str: bool) -> PyResult<Bound<'_, Py
 #[pymethods]
 impl PyUlidDeriver {
     #[new]
-    #[pyo3(signature = (scheme = "v1", namespace = None, secret = None))]
+    #[pyo3(signature = (scheme = Text::v1(), namespace = None, secret = None), text_signature = "(scheme='v1', namespace=None, secret=None)")]
     fn new(
         py: Python<'_>,
-        scheme: &str,
+        scheme: Text,
         namespace: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let scheme = convert::scheme(py, scheme)?;
+        let scheme = convert::scheme(py, &scheme)?;
         let namespace = convert::namespace(namespace)?;
         let secret = convert::secret(secret)?;
         let inner = UlidDeriver::new(scheme, &namespace, secret.as_deref()).py(py)?;
@@ -245,17 +246,17 @@ impl PyUlidDeriver {
         &self,
         py: Python<'py>,
         records: &Bound<'py, PyAny>,
-        time: &str,
-        fields: Vec<String>,
+        time: Text,
+        fields: Vec<Text>,
         as_str: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let mut ids = Vec::new();
         for record in records.try_iter()? {
             let record = record?;
-            let t = convert::checked_time(&record.get_item(time)?)?;
+            let t = convert::checked_time(&record.get_item(&*time)?)?;
             let items: Vec<Bound<'py, PyAny>> = fields
                 .iter()
-                .map(|name| record.get_item(name.as_str()))
+                .map(|name| record.get_item(&**name))
                 .collect::<PyResult<_>>()?;
             ids.push(self.inner.derive(t, &convert::fields(&items)?).py(py)?);
         }
@@ -265,18 +266,18 @@ impl PyUlidDeriver {
 
 /// The deterministic ULID of `fields` at `time` (spec §4).
 #[pyfunction]
-#[pyo3(signature = (fields, *, time, namespace = None, scheme = "v1", secret = None))]
+#[pyo3(signature = (fields, *, time, namespace = None, scheme = Text::v1(), secret = None), text_signature = "(fields, *, time, namespace=None, scheme='v1', secret=None)")]
 pub fn derive_ulid(
     py: Python<'_>,
     fields: &Bound<'_, PyAny>,
     time: &Bound<'_, PyAny>,
     namespace: Option<&Bound<'_, PyAny>>,
-    scheme: &str,
+    scheme: Text,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyUlid> {
     // Host conversions first, then the checks in spec §4.4's order.
     let t = convert::time(time)?;
-    let scheme = convert::scheme(py, scheme)?;
+    let scheme = convert::scheme(py, &scheme)?;
     let namespace = convert::namespace(namespace)?;
     let secret = convert::secret(secret)?;
     samekey::check_ulid_inputs(scheme, &namespace, secret.as_deref()).py(py)?;
@@ -303,14 +304,14 @@ pub fn ulid_arg(obj: &Bound<'_, PyAny>) -> PyResult<Ulid> {
 
 /// The exact bytes hashed for a ULID (spec §4.2, §4.3), to debug a mismatch.
 #[pyfunction]
-#[pyo3(signature = (fields, *, namespace = None, scheme = "v1"))]
+#[pyo3(signature = (fields, *, namespace = None, scheme = Text::v1()), text_signature = "(fields, *, namespace=None, scheme='v1')")]
 pub fn ulid_message<'py>(
     py: Python<'py>,
     fields: &Bound<'py, PyAny>,
     namespace: Option<&Bound<'py, PyAny>>,
-    scheme: &str,
+    scheme: Text,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let scheme = convert::scheme(py, scheme)?;
+    let scheme = convert::scheme(py, &scheme)?;
     let namespace = convert::namespace(namespace)?;
     let items = convert::field_items(fields)?;
     let message = samekey::ulid_message(scheme, &namespace, &convert::fields(&items)?).py(py)?;

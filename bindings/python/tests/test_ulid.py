@@ -98,6 +98,15 @@ def test_lone_surrogates_are_invalid_string() -> None:
         lambda: samekey.canonical_json({"\ud800": 1}),
         lambda: samekey.content_hash("\ud800"),
         lambda: samekey.revision_key(samekey.content_hash(b""), parent="\ud800"),
+        # Parsed text too: the host conversion comes before the parser (spec §2.2).
+        lambda: samekey.content_hash(b"x", scheme="v\ud800"),
+        lambda: samekey.derive_ulid(["a"], time=0, scheme="v\ud800"),
+        lambda: samekey.KeyRing("v1", ["v\ud800"]),
+        lambda: samekey.Ulid.parse("\ud800" * 26),
+        lambda: samekey.parse_key("sha256:\ud800"),
+        lambda: samekey.needs_write(None, "sha256:\ud800"),
+        lambda: samekey.revision_key("sha256:\ud800"),
+        lambda: samekey.parse_rfc3339("\ud800"),
     ):
         with pytest.raises(SamekeyError) as e:
             call()

@@ -7,6 +7,12 @@ package io.github.samekey
  */
 @JvmInline
 public value class Scheme(public val id: String) {
+    init {
+        // A lone surrogate is invalid_string here (spec §2.2): passed on, JNA would send
+        // it as '?' and the core would report another code.
+        checked(id, "scheme")
+    }
+
     override fun toString(): String = id
 
     public companion object {

@@ -30,6 +30,16 @@ class ApiTest {
             assertEquals("invalid_string", e.code)
             assertEquals("invalid_string", assertThrows<SamekeyException> { deriveUlid(published, "a", namespace = bad) }.code)
             assertEquals("invalid_string", assertThrows<SamekeyException> { canonicalJson("\"$bad\"") }.code)
+            // Parsed text too: the host conversion comes before the parser (spec §2.2).
+            for (parsed in listOf<() -> Any>(
+                { Scheme("v$bad") },
+                { Ulid.parse(bad.repeat(26)) },
+                { parseKey("sha256:$bad") },
+                { needsWrite(null, "sha256:$bad") },
+                { revisionKey(contentHash(byteArrayOf()), parent = bad) },
+            )) {
+                assertEquals("invalid_string", assertThrows<SamekeyException> { parsed() }.code)
+            }
         }
         // A pair is one character, not two lone halves.
         deriveUlid(published, "\uD83D\uDE00", namespace = "\uD83D\uDE00")
