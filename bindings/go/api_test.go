@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -109,6 +110,25 @@ func TestJSONOfGoValues(t *testing.T) {
 	}
 	if _, err := CanonicalJSON("\xff"); !errors.Is(err, ErrInvalidString) {
 		t.Fatalf("got %v", err)
+	}
+	// json.Number is JSON number text (spec §6.2): §6.1's integer rule, not a double's rounding.
+	if c, err := CanonicalJSON(map[string]any{"n": json.Number("1.50"), "m": json.Number("9007199254740991")}); err != nil || c != `{"m":9007199254740991,"n":1.5}` {
+		t.Fatalf("%s %v", c, err)
+	}
+	if _, err := CanonicalJSON([]any{json.Number("9007199254740993")}); !errors.Is(err, ErrNumberOutOfRange) {
+		t.Fatalf("an integer literal beyond 2^53-1: %v", err)
+	}
+	for _, bad := range []json.Number{"", "x", "[1]", "1 2", "01"} {
+		if _, err := CanonicalJSON(bad); !errors.Is(err, ErrInvalidJSON) {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+	// Typed maps, slices and unsigned integers follow the same rules as their untyped forms.
+	if c, err := CanonicalJSON(map[string][]uint8{"a": nil}); err == nil {
+		t.Fatalf("[]uint8 is bytes, not JSON: %s", c)
+	}
+	if c, err := CanonicalJSON(map[string][]uint16{"b": {1, 2}, "a": {}}); err != nil || c != `{"a":[],"b":[1,2]}` {
+		t.Fatalf("%s %v", c, err)
 	}
 }
 

@@ -135,6 +135,9 @@ func check(v reflect.Value, depth int) error {
 	case reflect.Bool:
 		return nil
 	case reflect.String:
+		if v.Type() == jsonNumber {
+			return checkNumberText(v.String())
+		}
 		if !utf8.ValidString(v.String()) {
 			return newError("invalid_string", "a string is not valid UTF-8")
 		}
@@ -181,6 +184,19 @@ func check(v reflect.Value, depth int) error {
 	default:
 		return &TypeError{Type: v.Type().String()}
 	}
+}
+
+var jsonNumber = reflect.TypeOf(json.Number(""))
+
+// checkNumberText applies spec §6.1 to a json.Number, which is JSON number text: an
+// integer literal beyond ±(2^53-1) is ErrNumberOutOfRange, as in JSON text, where the
+// double it becomes would silently round it.
+func checkNumberText(n string) error {
+	if n == "" || !(n[0] == '-' || (n[0] >= '0' && n[0] <= '9')) {
+		return newError("invalid_json", fmt.Sprintf("json.Number %q is not a JSON number", n))
+	}
+	_, err := canonical([]byte(n), false)
+	return err
 }
 
 func jsonOf(v any) ([]byte, error) {

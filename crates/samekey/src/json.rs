@@ -378,7 +378,11 @@ impl<B: Build> Parser<'_, B> {
             Some(b'0') => {
                 self.at += 1;
                 if matches!(self.peek(), Some(b'0'..=b'9')) {
-                    return Err(self.err("invalid number: a leading zero (JSON numbers have none)"));
+                    // The offset of the zero itself, not of the digit after it.
+                    return Err(Error::InvalidJson {
+                        offset: self.at - 1,
+                        reason: "invalid number: a leading zero (JSON numbers have none)",
+                    });
                 }
             }
             Some(b'1'..=b'9') => {
@@ -424,5 +428,27 @@ impl<B: Build> Parser<'_, B> {
             return Err(Error::number_overflows(text));
         }
         Ok(Value::Number(f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    fn message(text: &str) -> String {
+        Value::parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn messages_name_the_fault() {
+        let bom = message("\u{FEFF}{}");
+        assert!(bom.contains("byte order mark") && bom.contains("byte 0"), "{bom}");
+        let zero = message("[1, 007]");
+        assert!(zero.contains("leading zero") && zero.contains("byte 4"), "{zero}");
+        let big = message(&"9".repeat(100_000));
+        assert!(big.len() < 200 && big.contains("2^53-1"), "{big}");
+        let inf = message("[1e400]");
+        assert!(inf.contains("1e400") && inf.contains("infinity"), "{inf}");
     }
 }
