@@ -443,9 +443,15 @@ mod tests {
     #[test]
     fn messages_name_the_fault() {
         let bom = message("\u{FEFF}{}");
-        assert!(bom.contains("byte order mark") && bom.contains("byte 0"), "{bom}");
+        assert!(
+            bom.contains("byte order mark") && bom.contains("byte 0"),
+            "{bom}"
+        );
         let zero = message("[1, 007]");
-        assert!(zero.contains("leading zero") && zero.contains("byte 4"), "{zero}");
+        assert!(
+            zero.contains("leading zero") && zero.contains("byte 4"),
+            "{zero}"
+        );
         let big = message(&"9".repeat(100_000));
         assert!(big.len() < 200 && big.contains("2^53-1"), "{big}");
         let inf = message("[1e400]");
