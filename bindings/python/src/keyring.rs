@@ -47,8 +47,8 @@ impl IdInputs {
     /// The time's range, checked after the primary's scheme, secret and namespace checks
     /// (spec §4.4).
     fn time(&self, py: Python<'_>, ring: &KeyRing) -> PyResult<u64> {
-        ring.check_ulid_inputs(&self.namespace, self.secret.as_deref())
-            .and_then(|()| self.t.check())
+        self.t
+            .check_for(ring.primary(), &self.namespace, self.secret.as_deref())
             .py(py)
     }
 }

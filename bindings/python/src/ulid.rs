@@ -280,8 +280,7 @@ pub fn derive_ulid(
     let scheme = convert::scheme(py, &scheme)?;
     let namespace = convert::namespace(namespace)?;
     let secret = convert::secret(secret)?;
-    samekey::check_ulid_inputs(scheme, &namespace, secret.as_deref()).py(py)?;
-    let t = t.check().py(py)?;
+    let t = t.check_for(scheme, &namespace, secret.as_deref()).py(py)?;
     let items = convert::field_items(fields)?;
     samekey::derive_ulid(
         scheme,

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use samekey::timestamp::Millis;
 use samekey::{
     ContentHash, ContentHasher as CoreHasher, Error, KeyRing as CoreRing, Scheme, Ulid,
     UlidDeriver as CoreDeriver,
@@ -114,10 +115,10 @@ impl From<Ulid> for UlidText {
     }
 }
 
-/// The range of a host's milliseconds, checked where spec §4.4 puts it: callers run the
-/// scheme, secret and namespace checks first.
-fn time(ms: i64) -> Result<u64> {
-    Ok(samekey::timestamp::Millis::from(ms).check()?)
+/// A host's milliseconds, range-checked where spec §4.4 puts it: after `scheme`'s checks
+/// of the secret and namespace.
+fn time(ms: i64, scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<u64> {
+    Ok(Millis::from(ms).check_for(scheme, namespace, secret)?)
 }
 
 /// The deterministic ULID of `fields` at `timestamp_ms` (spec §4).
@@ -130,10 +131,9 @@ pub fn derive_ulid(
     secret: Option<Vec<u8>>,
 ) -> Result<UlidText> {
     let s = scheme(&scheme_name)?;
-    samekey::check_ulid_inputs(s, &namespace, secret.as_deref())?;
     Ok(samekey::derive_ulid(
         s,
-        time(timestamp_ms)?,
+        time(timestamp_ms, s, &namespace, secret.as_deref())?,
         &namespace,
         &fields,
         secret.as_deref(),
@@ -190,7 +190,11 @@ impl UlidDeriver {
     }
 
     pub fn derive(&self, timestamp_ms: i64, fields: Vec<Vec<u8>>) -> Result<UlidText> {
-        Ok(self.inner.derive(time(timestamp_ms)?, &fields)?.into())
+        // Checked when the deriver was made: only the range is left (spec §4.4).
+        Ok(self
+            .inner
+            .derive(Millis::from(timestamp_ms).check()?, &fields)?
+            .into())
     }
 }
 
@@ -383,11 +387,15 @@ impl KeyRing {
         fields: Vec<Vec<u8>>,
         secret: Option<Vec<u8>>,
     ) -> Result<UlidText> {
-        self.inner
-            .check_ulid_inputs(&namespace, secret.as_deref())?;
+        let t = time(
+            timestamp_ms,
+            self.inner.primary(),
+            &namespace,
+            secret.as_deref(),
+        )?;
         Ok(self
             .inner
-            .derive_ulid(time(timestamp_ms)?, &namespace, &fields, secret.as_deref())?
+            .derive_ulid(t, &namespace, &fields, secret.as_deref())?
             .into())
     }
 
@@ -398,14 +406,15 @@ impl KeyRing {
         fields: Vec<Vec<u8>>,
         secret: Option<Vec<u8>>,
     ) -> Result<Vec<Candidate>> {
-        self.inner
-            .check_ulid_inputs(&namespace, secret.as_deref())?;
-        let found = self.inner.candidate_ulids(
-            time(timestamp_ms)?,
+        let t = time(
+            timestamp_ms,
+            self.inner.primary(),
             &namespace,
-            &fields,
             secret.as_deref(),
         )?;
+        let found = self
+            .inner
+            .candidate_ulids(t, &namespace, &fields, secret.as_deref())?;
         Ok(found
             .into_iter()
             .map(|(s, id)| Candidate {
@@ -425,17 +434,15 @@ impl KeyRing {
         secret: Option<Vec<u8>>,
     ) -> Result<String> {
         let id: Ulid = ulid.parse()?;
-        self.inner
-            .check_ulid_inputs(&namespace, secret.as_deref())?;
+        let t = time(
+            timestamp_ms,
+            self.inner.primary(),
+            &namespace,
+            secret.as_deref(),
+        )?;
         Ok(self
             .inner
-            .verify_ulid(
-                &id,
-                time(timestamp_ms)?,
-                &namespace,
-                &fields,
-                secret.as_deref(),
-            )?
+            .verify_ulid(&id, t, &namespace, &fields, secret.as_deref())?
             .as_str()
             .into())
     }

@@ -32,8 +32,7 @@ pub fn prepare_ring<S: AsRef<str>>(accept: &[S]) -> Result<Vec<u8>> {
 pub fn derive_ms(packed: &[u8], t: Millis) -> Result<Ulid> {
     let mut r = Request::parse(packed)?;
     let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
-    samekey::check_ulid_inputs(scheme, namespace, secret)?;
-    let t = t.check()?;
+    let t = t.check_for(scheme, namespace, secret)?;
     r.with_fields(|_, fields| Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?))
 }
 
@@ -49,9 +48,7 @@ pub fn derive_ascii_trailing_js_ms(buf: &[u8]) -> Result<[u8; 26]> {
     let (scheme, namespace, secret) = (r.primary()?, r.namespace, r.secret);
     r.with_fields(|r, fields| {
         // Converted, then the scheme's checks, then the range (spec §4.4).
-        let t = Millis::from_f64(r.f64()?)?;
-        samekey::check_ulid_inputs(scheme, namespace, secret)?;
-        let t = t.check()?;
+        let t = Millis::from_f64(r.f64()?)?.check_for(scheme, namespace, secret)?;
         Ok(samekey::derive_ulid(scheme, t, namespace, fields, secret)?.to_text_bytes())
     })
 }
@@ -191,8 +188,8 @@ pub fn candidates_ms(packed: &[u8], t: Millis) -> Result<String> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
     let ring = r.ring()?;
-    ring.check_ulid_inputs(r.namespace, r.secret)?;
-    let found = ring.candidate_ulids(t.check()?, r.namespace, &fields, r.secret)?;
+    let t = t.check_for(ring.primary(), r.namespace, r.secret)?;
+    let found = ring.candidate_ulids(t, r.namespace, &fields, r.secret)?;
     let parts: Vec<String> = found
         .iter()
         .map(|(s, id)| alloc::format!("{s} {id}"))
@@ -213,9 +210,9 @@ pub fn verify_ms(packed: &[u8], id: &Ulid, t: Millis) -> Result<&'static str> {
     let mut r = Request::parse(packed)?;
     let fields = r.fields(r.count)?;
     let ring = r.ring()?;
-    ring.check_ulid_inputs(r.namespace, r.secret)?;
+    let t = t.check_for(ring.primary(), r.namespace, r.secret)?;
     Ok(ring
-        .verify_ulid(id, t.check()?, r.namespace, &fields, r.secret)?
+        .verify_ulid(id, t, r.namespace, &fields, r.secret)?
         .as_str())
 }
 

@@ -85,14 +85,6 @@ impl KeyRing {
         }
     }
 
-    /// The primary's checks 1 to 5 of spec §4.4 ([`check_ulid_inputs`]), for a host to
-    /// call before it range-checks its time.
-    ///
-    /// [`check_ulid_inputs`]: crate::check_ulid_inputs
-    pub fn check_ulid_inputs(&self, namespace: &str, secret: Option<&[u8]>) -> Result<()> {
-        crate::ulid::check_ulid_inputs(self.primary, namespace, secret)
-    }
-
     /// The id of `fields` at `timestamp_ms` under the primary scheme (spec §4).
     pub fn derive_ulid<F: AsRef<[u8]>>(
         &self,

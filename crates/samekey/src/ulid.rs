@@ -177,6 +177,27 @@ pub fn check_ulid_inputs(scheme: Scheme, namespace: &str, secret: Option<&[u8]>)
     }
 }
 
+impl crate::timestamp::Millis {
+    /// The milliseconds as a ULID holds them, checked where spec §4.4 puts the range:
+    /// after the scheme, secret and namespace checks ([`check_ulid_inputs`]), which this
+    /// makes first. A host that converted its time into `Millis` calls it before deriving
+    /// under `scheme` (a key ring's primary, for a ring), so that every host reports the
+    /// same error for the same faults.
+    ///
+    /// ```
+    /// use samekey::{timestamp::Millis, Scheme};
+    /// let before_1970 = Millis::from(-1i64);
+    /// assert_eq!(before_1970.check_for(Scheme::V0, "", Some(b"k")).unwrap_err().code(), "secret_not_supported");
+    /// assert_eq!(before_1970.check_for(Scheme::V1, "", None).unwrap_err().code(), "timestamp_out_of_range");
+    /// assert_eq!(Millis::from(5u64).check_for(Scheme::V2, "posts", None)?, 5);
+    /// # Ok::<(), samekey::Error>(())
+    /// ```
+    pub fn check_for(self, scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<u64> {
+        check_ulid_inputs(scheme, namespace, secret)?;
+        self.check()
+    }
+}
+
 impl UlidDeriver {
     /// A deriver for one scheme, namespace and secret, checked and prepared once (spec §4.4).
     pub fn new(scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<Self> {
