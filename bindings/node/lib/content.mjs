@@ -60,7 +60,7 @@ export function contentKeys(native, host, { call, translate }) {
     schemeArg(scheme);
     if (typeof source === 'string' || source instanceof Uint8Array) return contentHash(source, { scheme });
     if (source == null || typeof source[Symbol.asyncIterator] !== 'function') {
-      throw new TypeError(`source must be a readable stream, an async iterable of bytes, a string or bytes, not ${typeName(source)}`);
+      throw new TypeError(`source must be a readable stream, an async iterable of bytes, a string or bytes, not ${typeName(source)} (a file goes to contentHashFile)`);
     }
     return hashChunks(source, scheme, 'the stream');
   }

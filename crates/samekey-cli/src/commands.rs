@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use samekey::timestamp::Millis;
 use samekey::{
-    content_hash_file_with_progress, content_hash_reader, derive_revision, parse_rfc3339,
-    ulid_message, ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver,
+    content_hash_file_with_progress, content_hash_reader, derive_revision, ulid_message,
+    ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver,
 };
 use samekey_cli::batch::{self, BatchConfig};
 
@@ -109,12 +110,14 @@ fn warn_if_seconds(ms: u64) {
     }
 }
 
-fn timestamp(t: &TimeArgs) -> Result<u64> {
+/// The time argument, converted but not range-checked: text that is no RFC 3339 time fails
+/// here, first; the range is checked in spec §4.4's place ([`Millis::check_for`]).
+fn timestamp(t: &TimeArgs) -> Result<Millis> {
     match (&t.time, t.ms) {
-        (Some(text), _) => Ok(parse_rfc3339(text)?),
+        (Some(text), _) => Ok(samekey::timestamp::rfc3339_millis(text)?),
         (None, Some(ms)) => {
             warn_if_seconds(ms);
-            Ok(samekey::timestamp::check_ms(ms)?)
+            Ok(Millis::from(ms))
         }
         (None, None) => unreachable!("clap requires --time or --ms"),
     }
@@ -152,10 +155,11 @@ fn field_bytes(identity: &IdentityArgs) -> Result<Vec<Vec<u8>>> {
 }
 
 fn ulid(a: UlidArgs) -> Result<()> {
+    let t = timestamp(&a.time)?;
     let secret = read_secret(&a.key.secret)?;
     let ns = &a.identity.namespace;
     let deriver = UlidDeriver::new(a.key.scheme, ns, secret.as_deref())?;
-    let t = timestamp(&a.time)?;
+    let t = t.check()?;
     let fields = field_bytes(&a.identity)?;
     let id = deriver.derive(t, &fields)?;
     if a.json {
@@ -246,21 +250,15 @@ fn revision(a: RevisionArgs) -> Result<()> {
 }
 
 fn verify(a: VerifyArgs) -> Result<()> {
+    // The ring, the host's conversions, the id, then the derivation's checks (spec §9.2).
+    let ring = KeyRing::from_accept(&a.accept)?;
+    let t = timestamp(&a.time)?;
     let secret = read_secret(&a.secret)?;
-    let id: Ulid = a.id.parse()?;
-    let (primary, rest) = a
-        .accept
-        .split_first()
-        .ok_or(Error::UnknownScheme(String::new()))?;
-    let ring = KeyRing::new(*primary, rest)?;
     let fields = field_bytes(&a.identity)?;
-    let scheme = ring.verify_ulid(
-        &id,
-        timestamp(&a.time)?,
-        &a.identity.namespace,
-        &fields,
-        secret.as_deref(),
-    )?;
+    let id: Ulid = a.id.parse()?;
+    let ns = &a.identity.namespace;
+    let t = t.check_for(ring.primary(), ns, secret.as_deref())?;
+    let scheme = ring.verify_ulid(&id, t, ns, &fields, secret.as_deref())?;
     println!("{scheme}");
     Ok(())
 }
