@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 type vector map[string]any
@@ -41,18 +43,55 @@ func loadVectors(t *testing.T) []vector {
 
 func str(v vector, k string) string { s, _ := v[k].(string); return s }
 
-func fieldsOf(v vector) [][]byte {
-	var out [][]byte
-	for _, f := range v["fields"].([]any) {
-		switch f := f.(type) {
-		case string:
-			out = append(out, []byte(f))
-		case map[string]any:
-			b, _ := hex.DecodeString(f["hex"].(string))
-			out = append(out, b)
+// textOf is a text input (spec §10.1): a string, or {"utf16": ...} code units, which a
+// Go string holds only as valid UTF-8: the checked conversion fails on a lone surrogate,
+// as the host conversion of spec §2.2 does (utf16.Decode would repair it to U+FFFD).
+func textOf(t any) (string, error) {
+	o, ok := t.(map[string]any)
+	if !ok {
+		return t.(string), nil
+	}
+	raw, _ := hex.DecodeString(o["utf16"].(string))
+	units := make([]uint16, len(raw)/2)
+	for i := range units {
+		units[i] = uint16(raw[2*i])<<8 | uint16(raw[2*i+1])
+	}
+	for i := 0; i < len(units); i++ {
+		if utf16.IsSurrogate(rune(units[i])) {
+			if i+1 >= len(units) || utf16.DecodeRune(rune(units[i]), rune(units[i+1])) == utf8.RuneError {
+				return "", newError("invalid_string", "a lone UTF-16 surrogate is not text")
+			}
+			i++
 		}
 	}
-	return out
+	return string(utf16.Decode(units)), nil
+}
+
+func fieldsOf(v vector) ([][]byte, error) {
+	var out [][]byte
+	for _, f := range v["fields"].([]any) {
+		if o, ok := f.(map[string]any); ok && o["hex"] != nil {
+			b, _ := hex.DecodeString(o["hex"].(string))
+			out = append(out, b)
+			continue
+		}
+		t, err := textOf(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, []byte(t))
+	}
+	return out, nil
+}
+
+// inputs are a vector's namespace and fields, converted as the host would (first).
+func inputs(v vector) (string, [][]byte, error) {
+	ns, err := textOf(v["namespace"])
+	if err != nil {
+		return "", nil, err
+	}
+	fields, err := fieldsOf(v)
+	return ns, fields, err
 }
 
 func secretOf(v vector) []byte {
@@ -86,11 +125,12 @@ func ring(v vector) (*KeyRing, error) {
 	return KeyRingOf(names)
 }
 
-func parentOf(v vector) *string {
-	if p, ok := v["parent"].(string); ok {
-		return &p
+func parentOf(v vector) (*string, error) {
+	if v["parent"] == nil {
+		return nil, nil
 	}
-	return nil
+	p, err := textOf(v["parent"])
+	return &p, err
 }
 
 // run computes a vector's outputs through the public API.
@@ -104,16 +144,20 @@ func run(v vector) (map[string]any, error) {
 	}
 	switch str(v, "op") {
 	case "ulid":
+		ns, fields, err := inputs(v)
+		if err != nil {
+			return nil, err
+		}
 		t, err := ms(v)
 		if err != nil {
 			return nil, err
 		}
-		opts := Options{Scheme: Scheme(str(v, "scheme")), Namespace: str(v, "namespace"), Secret: secretOf(v)}
-		id, err := DeriveULID(t, opts, fieldsOf(v)...)
+		opts := Options{Scheme: Scheme(str(v, "scheme")), Namespace: ns, Secret: secretOf(v)}
+		id, err := DeriveULID(t, opts, fields...)
 		if err != nil {
 			return nil, err
 		}
-		msg, err := ULIDMessage(opts, fieldsOf(v)...)
+		msg, err := ULIDMessage(opts, fields...)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +175,11 @@ func run(v vector) (map[string]any, error) {
 		c, err := CanonicalJSONText([]byte(str(v, "json")))
 		return map[string]any{"canonical": c, "hash": h}, err
 	case "revision":
-		opts := RevisionOptions{Scheme: Scheme(str(v, "scheme")), Secret: secretOf(v), Parent: parentOf(v)}
+		parent, err := parentOf(v)
+		if err != nil {
+			return nil, err
+		}
+		opts := RevisionOptions{Scheme: Scheme(str(v, "scheme")), Secret: secretOf(v), Parent: parent}
 		key, err := RevisionKey(str(v, "content_hash"), opts)
 		if err != nil {
 			return nil, err
@@ -171,6 +219,10 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
+		ns, fields, err := inputs(v)
+		if err != nil {
+			return nil, err
+		}
 		t, err := ms(v)
 		if err != nil {
 			return nil, err
@@ -179,10 +231,14 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := r.VerifyULID(id, t, str(v, "namespace"), secretOf(v), fieldsOf(v)...)
+		s, err := r.VerifyULID(id, t, ns, secretOf(v), fields...)
 		return map[string]any{"scheme": string(s)}, err
 	case "candidates":
 		r, err := ring(v)
+		if err != nil {
+			return nil, err
+		}
+		ns, fields, err := inputs(v)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +246,7 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		found, err := r.CandidateULIDs(t, str(v, "namespace"), secretOf(v), fieldsOf(v)...)
+		found, err := r.CandidateULIDs(t, ns, secretOf(v), fields...)
 		list := []any{}
 		for _, c := range found {
 			list = append(list, map[string]any{"scheme": string(c.Scheme), "ulid": c.ULID.String()})
@@ -201,7 +257,11 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		key, err := r.RevisionKey(str(v, "content_hash"), parentOf(v), secretOf(v))
+		parent, err := parentOf(v)
+		if err != nil {
+			return nil, err
+		}
+		key, err := r.RevisionKey(str(v, "content_hash"), parent, secretOf(v))
 		return map[string]any{"key": key}, err
 	case "needs_write":
 		// Go's strings have no null: "" is the absent stored hash (spec §9.3).

@@ -25,8 +25,19 @@ H1 = ref.content_hash("v1", b"x")
 H2 = ref.content_hash("v2", b"x")
 
 
+def text(t) -> str:
+    if isinstance(t, dict):
+        t = bytes.fromhex(t["utf16"]).decode("utf-16-be", errors="surrogatepass")
+    return ref.check_text(t)
+
+
 def fields(v) -> list[bytes]:
-    return [bytes.fromhex(f["hex"]) if isinstance(f, dict) else f.encode() for f in v["fields"]]
+    return [bytes.fromhex(f["hex"]) if isinstance(f, dict) and "hex" in f
+            else text(f).encode() for f in v["fields"]]
+
+
+def parent(v) -> str | None:
+    return None if v["parent"] is None else text(v["parent"])
 
 
 def secret(v) -> bytes | None:
@@ -34,14 +45,14 @@ def secret(v) -> bytes | None:
 
 
 OPS = {
-    "ulid": lambda v: ref.derive_ulid(v["scheme"], v["timestamp_ms"], v["namespace"],
+    "ulid": lambda v: ref.derive_ulid(v["scheme"], v["timestamp_ms"], text(v["namespace"]),
                                       fields(v), secret(v)),
     "verify": lambda v: {"scheme": ref.verify(v["accepted"], v["ulid"], v["timestamp_ms"],
-                                              v["namespace"], fields(v), secret(v))},
+                                              text(v["namespace"]), fields(v), secret(v))},
     "candidates": lambda v: {"candidates": ref.candidates(
-        v["accepted"], v["timestamp_ms"], v["namespace"], fields(v), secret(v))},
-    "revision": lambda v: ref.revision(v["scheme"], v["parent"], v["content_hash"], secret(v)),
-    "ring_revision": lambda v: ref.ring_revision(v["accepted"], v["parent"],
+        v["accepted"], v["timestamp_ms"], text(v["namespace"]), fields(v), secret(v))},
+    "revision": lambda v: ref.revision(v["scheme"], parent(v), v["content_hash"], secret(v)),
+    "ring_revision": lambda v: ref.ring_revision(v["accepted"], parent(v),
                                                  v["content_hash"], secret(v)),
     "content_json": lambda v: ref.content_json(v["scheme"], v["json"]),
 }

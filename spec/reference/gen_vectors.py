@@ -39,8 +39,19 @@ DESCRIPTION = (
 vectors: list[dict] = []
 
 
+def text_of(t) -> str:
+    """A text input: a JSON string, or {"utf16": hex code units} (spec §10.1), which may
+    hold a lone surrogate; the host conversion refuses one (invalid_string, §2.2)."""
+    if isinstance(t, dict):
+        units = bytes.fromhex(t["utf16"])
+        t = units.decode("utf-16-be", errors="surrogatepass")
+    return ref.check_text(t)
+
+
 def field_bytes(f) -> bytes:
-    return bytes.fromhex(f["hex"]) if isinstance(f, dict) else f.encode("utf-8")
+    if isinstance(f, dict) and "hex" in f:
+        return bytes.fromhex(f["hex"])
+    return text_of(f).encode("utf-8")
 
 
 def expect(fn) -> dict:
@@ -60,8 +71,9 @@ def ulid(vid, scheme, t, fields, namespace="", secret=None):
     inputs = {"scheme": scheme, "namespace": namespace, "timestamp_ms": t, "fields": fields}
     if secret is not None:
         inputs["secret_hex"] = secret.hex()
-    raw = [field_bytes(f) for f in fields]
-    add(vid, "ulid", inputs, expect(lambda: ref.derive_ulid(scheme, t, namespace, raw, secret)))
+    # Host conversions (text, then the time inside derive_ulid) before every check.
+    add(vid, "ulid", inputs, expect(lambda: ref.derive_ulid(
+        scheme, t, text_of(namespace), [field_bytes(f) for f in fields], secret)))
 
 
 def content(vid, scheme, data: bytes):
@@ -78,8 +90,8 @@ def revision(vid, scheme, parent, content_hash, secret=None):
     inputs = {"scheme": scheme, "parent": parent, "content_hash": content_hash}
     if secret is not None:
         inputs["secret_hex"] = secret.hex()
-    add(vid, "revision", inputs,
-        expect(lambda: ref.revision(scheme, parent, content_hash, secret)))
+    add(vid, "revision", inputs, expect(lambda: ref.revision(
+        scheme, None if parent is None else text_of(parent), content_hash, secret)))
 
 
 def timestamp(vid, text):
@@ -107,26 +119,33 @@ def verify(vid, accepted, id_text, t, fields, namespace="", secret=None):
               "timestamp_ms": t, "fields": fields}
     if secret is not None:
         inputs["secret_hex"] = secret.hex()
-    raw = [field_bytes(f) for f in fields]
-    add(vid, "verify", inputs,
-        expect(lambda: {"scheme": ref.verify(accepted, id_text, t, namespace, raw, secret)}))
+    def run():
+        ref.key_ring(accepted)  # a ring's errors come first (spec §9.1)
+        return {"scheme": ref.verify(accepted, id_text, t, text_of(namespace),
+                                     [field_bytes(f) for f in fields], secret)}
+    add(vid, "verify", inputs, expect(run))
 
 
 def candidates(vid, accepted, t, fields, namespace="", secret=None):
     inputs = {"accepted": accepted, "namespace": namespace, "timestamp_ms": t, "fields": fields}
     if secret is not None:
         inputs["secret_hex"] = secret.hex()
-    raw = [field_bytes(f) for f in fields]
-    add(vid, "candidates", inputs,
-        expect(lambda: {"candidates": ref.candidates(accepted, t, namespace, raw, secret)}))
+    def run():
+        ref.key_ring(accepted)  # a ring's errors come first (spec §9.1)
+        return {"candidates": ref.candidates(accepted, t, text_of(namespace),
+                                             [field_bytes(f) for f in fields], secret)}
+    add(vid, "candidates", inputs, expect(run))
 
 
 def ring_revision(vid, accepted, parent, content_hash, secret=None):
     inputs = {"accepted": accepted, "parent": parent, "content_hash": content_hash}
     if secret is not None:
         inputs["secret_hex"] = secret.hex()
-    add(vid, "ring_revision", inputs,
-        expect(lambda: ref.ring_revision(accepted, parent, content_hash, secret)))
+    def run():
+        ref.key_ring(accepted)  # a ring's errors come first (spec §9.1)
+        return ref.ring_revision(accepted, None if parent is None else text_of(parent),
+                                 content_hash, secret)
+    add(vid, "ring_revision", inputs, expect(run))
 
 
 def needs_write(vid, stored, incoming):
@@ -211,6 +230,19 @@ for s in ("v0", "v1", "v2", "v9"):
                     name = (f"ulid-faults-{s}{sname}{'-namespace' if ns else ''}{tname}"
                             f"{'-no-fields' if not fields else ''}")
                     ulid(name, s, t, fields, namespace=ns, secret=secret)
+# Text that is not valid Unicode, as UTF-16 code units (spec §10.1): invalid_string, a
+# host conversion before every check; valid code units are ordinary text.
+LONE_HIGH, LONE_LOW, PAIR = {"utf16": "d800"}, {"utf16": "0061dc00"}, {"utf16": "d83dde00"}
+for s in ("v0", "v1", "v2"):
+    ulid(f"ulid-{s}-invalid-string-field", s, POST_T, ["slug", LONE_HIGH])
+    ulid(f"ulid-{s}-utf16-surrogate-pair-field", s, POST_T, ["slug", PAIR])
+for s in ("v1", "v2"):
+    ulid(f"ulid-{s}-invalid-string-namespace", s, POST_T, POST, namespace=LONE_LOW)
+    ulid(f"ulid-{s}-utf16-namespace", s, POST_T, POST, namespace={"utf16": "0070006f00730074"})
+ulid("ulid-invalid-string-namespace-and-unknown-scheme", "v9", POST_T, POST, namespace=LONE_HIGH)
+ulid("ulid-v0-invalid-string-field-and-secret", "v0", POST_T, [LONE_HIGH], secret=b"k")
+ulid("ulid-v1-invalid-string-field-and-t-out-of-range", "v1", -1, [LONE_LOW])
+ulid("ulid-v1-invalid-string-field-and-empty-secret", "v1", POST_T, [LONE_LOW, "x"], secret=b"")
 # A JSON number that is not an integer is not a time (§8.2), before any other check.
 for s in ("v1", "v9"):
     ulid(f"ulid-{s}-t-fraction", s, 1.5, POST)
@@ -330,6 +362,10 @@ for s, h in (("v1", H1), ("v2", H2)):
     revision(f"revision-{s}-empty-parent", s, "", h)
     revision(f"revision-{s}-empty-content", s, None, ref.content_hash(s, b""))
 revision("revision-v1-with-blake3-hash", "v1", None, H2)
+for s, h in (("v1", H1), ("v2", H2)):
+    revision(f"revision-{s}-invalid-string-parent", s, {"utf16": "0072d83d"}, h)
+    revision(f"revision-{s}-utf16-parent", s, {"utf16": "00720065d83dde00"}, h)
+revision("revision-invalid-string-parent-and-unknown-scheme", "v7", LONE_HIGH, "sha256:x")
 revision("revision-v2-with-sha256-hash", "v2", None, H1)
 revision("revision-v0-not-supported", "v0", None, H1)
 revision("revision-unknown-scheme", "v7", None, H1)
@@ -432,8 +468,8 @@ verify("verify-v0-skipped-with-secret", ["v1", "v0"], ulid_text("v1", POST_T, PO
 verify("verify-v0-primary", ["v0", "v1"], v0_id, POST_T, POST)
 verify("verify-v0-primary-with-namespace", ["v0", "v1"], v1_id, POST_T, POST, "posts")
 verify("verify-t-fraction", ["v1"], v1_id, 1.5, POST, "posts")
-verify("verify-invalid-id-and-t-fraction", ["v1"], "not-a-ulid", 1.5, POST)
 verify("verify-secondary-error", ["v2", "v1"], v1_id, POST_T, [], "posts")
+verify("verify-invalid-string-namespace", ["v1"], v1_id, POST_T, POST, LONE_HIGH)
 
 # --- candidates ----------------------------------------------------------------------
 for name, accepted in [
@@ -452,6 +488,7 @@ candidates("candidates-keyed", ["v2", "v1"], POST_T, POST, "posts", KEY32)
 candidates("candidates-t-out-of-range", ["v2", "v1"], 2**48, POST)
 candidates("candidates-no-fields", ["v2", "v0"], POST_T, [])
 candidates("candidates-t-fraction", ["v2"], 0.5, POST)
+candidates("candidates-invalid-string-field", ["v2", "v1"], POST_T, ["a", LONE_LOW])
 
 # --- ring_revision -------------------------------------------------------------------
 ROOT1 = ref.revision("v1", None, H1, None)["key"]
@@ -465,6 +502,7 @@ for name, accepted, parent, h, secret in [
     ("not-accepted-and-empty-secret", ["v1"], None, H2, b""),
     ("v0-ring", ["v0"], None, H1, None), ("unknown-scheme-in-ring", ["v1", "v4"], None, BAD_HASH, None),
     ("empty-ring", [], None, H1, None),
+    ("invalid-string-parent", ["v1"], LONE_HIGH, H1, None),
 ]:
     ring_revision(f"ring-revision-{name}", accepted, parent, h, secret)
 

@@ -31,6 +31,13 @@ class SamekeyError(Exception):
 
 # §2 schemes and tags -------------------------------------------------------------------
 
+def check_text(text: str) -> str:
+    """§2.2: a host string that is not valid Unicode is invalid_string, never repaired."""
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise SamekeyError("invalid_string")
+    return text
+
+
 def check_scheme(scheme: str) -> str:
     if scheme not in ("v0", "v1", "v2"):
         raise SamekeyError("unknown_scheme")
@@ -394,8 +401,7 @@ def candidates(accepted: list[str], t, namespace: str, fields: list[bytes],
 def verify(accepted: list[str], id_text: str, t, namespace: str,
            fields: list[bytes], secret: bytes | None) -> str:
     ring = key_ring(accepted)
-    t = check_time(t)
-    target = parse_ulid(id_text)
+    target = parse_ulid(id_text)  # before the derivation's checks (spec §9.2)
     for c in candidates(ring, t, namespace, fields, secret):
         if parse_ulid(c["ulid"]) == target:
             return c["scheme"]

@@ -205,7 +205,16 @@ export function ulids(native, { call, packing, toMs }) {
   function deriveUlid(fields, options) {
     const { time, namespace, scheme = 'v1', secret } = optionsArg(options, ['time', 'namespace', 'scheme', 'secret'], 'deriveUlid');
     const ms = toMs(time);
-    return deriverFor(scheme, namespaceArg(namespace), secretArg(secret)).derive(fields, { time: ms });
+    let deriver;
+    try {
+      deriver = deriverFor(scheme, namespaceArg(namespace), secretArg(secret));
+    } catch (e) {
+      // A field that is not valid Unicode is a host conversion, reported before the
+      // scheme's checks (spec §4.4); checked only here, off the path of a valid call.
+      for (const f of fieldList(fields)) if (typeof f === 'string') text(f, 'field');
+      throw e;
+    }
+    return deriver.derive(fields, { time: ms });
   }
 
   /** The exact bytes hashed for a ULID (spec §4.2, §4.3). */

@@ -23,8 +23,20 @@ function sorted(v) {
   return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]));
 }
 
+/** Text, or `{"utf16": ...}` code units (spec §10.1) as the JS string they make, lone surrogates included. */
+function text(t) {
+  if (typeof t === 'string') return t;
+  const units = [];
+  for (let i = 0; i < t.utf16.length; i += 4) units.push(parseInt(t.utf16.substr(i, 4), 16));
+  return String.fromCharCode(...units);
+}
+
 function field(f) {
-  return typeof f === 'string' ? f : fromHex(f.hex);
+  return typeof f === 'object' && f.hex !== undefined ? fromHex(f.hex) : text(f);
+}
+
+function parent(v) {
+  return v.parent === null ? null : text(v.parent);
 }
 
 function secret(v) {
@@ -38,9 +50,9 @@ function ring(sk, accepted) {
 const OPS = {
   ulid(sk, v) {
     const fields = v.fields.map(field);
-    const opts = { time: v.timestamp_ms, namespace: v.namespace, scheme: v.scheme, secret: secret(v) };
+    const opts = { time: v.timestamp_ms, namespace: text(v.namespace), scheme: v.scheme, secret: secret(v) };
     const id = sk.deriveUlid(fields, opts);
-    const message = sk.ulidMessage(fields, { namespace: v.namespace, scheme: v.scheme });
+    const message = sk.ulidMessage(fields, { namespace: text(v.namespace), scheme: v.scheme });
     return { ulid: id.toString(), uuid: id.uuid, message_hex: toHex(message) };
   },
   content(sk, v) {
@@ -52,8 +64,8 @@ const OPS = {
     return { canonical: sk.canonicalJsonText(v.json), hash };
   },
   revision(sk, v) {
-    const key = sk.revisionKey(v.content_hash, { parent: v.parent, scheme: v.scheme, secret: secret(v) });
-    const message = sk.revisionMessage(v.content_hash, { parent: v.parent, scheme: v.scheme });
+    const key = sk.revisionKey(v.content_hash, { parent: parent(v), scheme: v.scheme, secret: secret(v) });
+    const message = sk.revisionMessage(v.content_hash, { parent: parent(v), scheme: v.scheme });
     return { key, message_hex: toHex(message) };
   },
   timestamp(sk, v) {
@@ -72,18 +84,18 @@ const OPS = {
   },
   verify(sk, v) {
     const r = ring(sk, v.accepted);
-    const opts = { time: v.timestamp_ms, namespace: v.namespace, secret: secret(v) };
+    const opts = { time: v.timestamp_ms, namespace: text(v.namespace), secret: secret(v) };
     return { scheme: r.verifyUlid(v.ulid, v.fields.map(field), opts) };
   },
   candidates(sk, v) {
     const r = ring(sk, v.accepted);
-    const opts = { time: v.timestamp_ms, namespace: v.namespace, secret: secret(v) };
+    const opts = { time: v.timestamp_ms, namespace: text(v.namespace), secret: secret(v) };
     const found = r.candidateUlids(v.fields.map(field), opts);
     return { candidates: found.map((c) => ({ scheme: c.scheme, ulid: c.ulid.toString() })) };
   },
   ring_revision(sk, v) {
     const r = ring(sk, v.accepted);
-    return { key: r.revisionKey(v.content_hash, { parent: v.parent, secret: secret(v) }) };
+    return { key: r.revisionKey(v.content_hash, { parent: parent(v), secret: secret(v) }) };
   },
   needs_write(sk, v) {
     return { needs_write: sk.needsWrite(v.stored, v.incoming) };

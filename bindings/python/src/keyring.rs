@@ -188,9 +188,9 @@ impl PyKeyRing {
         parent: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let content = content_hash_arg(py, &content_hash)?;
         let parent = parent_arg(parent)?;
         let secret = convert::secret(secret)?;
+        let content = content_hash_arg(py, &content_hash)?;
         self.inner
             .derive_revision(parent.as_deref(), &content, secret.as_deref())
             .map(|k| k.to_string())

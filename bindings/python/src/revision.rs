@@ -29,10 +29,11 @@ pub fn revision_key(
     scheme: Option<Text>,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let scheme = scheme.map(|s| convert::scheme(py, &s)).transpose()?;
-    let content = content_hash_arg(py, &content_hash)?;
+    // The parent's text is a host conversion: before §7.3's checks.
     let parent = parent_arg(parent)?;
     let secret = convert::secret(secret)?;
+    let scheme = scheme.map(|s| convert::scheme(py, &s)).transpose()?;
+    let content = content_hash_arg(py, &content_hash)?;
     samekey::derive_revision(
         samekey::revision_scheme(scheme, &content),
         parent.as_deref(),
@@ -62,9 +63,9 @@ pub fn revision_message<'py>(
     parent: Option<&Bound<'py, PyAny>>,
     scheme: Option<Text>,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    let parent = parent_arg(parent)?;
     let scheme = scheme.map(|s| convert::scheme(py, &s)).transpose()?;
     let content = content_hash_arg(py, &content_hash)?;
-    let parent = parent_arg(parent)?;
     let message = samekey::revision_message(
         samekey::revision_scheme(scheme, &content),
         parent.as_deref(),

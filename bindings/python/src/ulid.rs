@@ -275,22 +275,17 @@ pub fn derive_ulid(
     scheme: Text,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyUlid> {
-    // Host conversions first, then the checks in spec §4.4's order.
+    // Host conversions first (time, text, bytes), then the checks in spec §4.4's order.
     let t = convert::time(time)?;
-    let scheme = convert::scheme(py, &scheme)?;
     let namespace = convert::namespace(namespace)?;
     let secret = convert::secret(secret)?;
-    let t = t.check_for(scheme, &namespace, secret.as_deref()).py(py)?;
     let items = convert::field_items(fields)?;
-    samekey::derive_ulid(
-        scheme,
-        t,
-        &namespace,
-        &convert::fields(&items)?,
-        secret.as_deref(),
-    )
-    .map(PyUlid)
-    .py(py)
+    let fields = convert::fields(&items)?;
+    let scheme = convert::scheme(py, &scheme)?;
+    let t = t.check_for(scheme, &namespace, secret.as_deref()).py(py)?;
+    samekey::derive_ulid(scheme, t, &namespace, &fields, secret.as_deref())
+        .map(PyUlid)
+        .py(py)
 }
 
 /// `Ulid` or ULID text.

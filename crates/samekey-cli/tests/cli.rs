@@ -200,18 +200,43 @@ fn checks_come_in_the_spec_order() {
     let code = |args: &[&str]| {
         let out = samekey(args, b"");
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
-        err.split(['[', ']']).nth(1).map(String::from).unwrap_or(err)
+        err.split(['[', ']'])
+            .nth(1)
+            .map(String::from)
+            .unwrap_or(err)
     };
     // Text that is no time is a host conversion: first. A time before 1970 is a range
     // check: after the scheme's secret check (spec §4.4).
     let v0 = ["ulid", "--scheme", "v0", "--secret-file", key];
-    assert_eq!(code(&[&v0[..], &["--time", "yesterday", "a"]].concat()), "invalid_timestamp");
-    assert_eq!(code(&[&v0[..], &["--time", "1969-12-31T23:59:59Z", "a"]].concat()), "secret_not_supported");
-    assert_eq!(code(&["ulid", "--time", "1969-12-31T23:59:59Z", "a"]), "timestamp_out_of_range");
+    assert_eq!(
+        code(&[&v0[..], &["--time", "yesterday", "a"]].concat()),
+        "invalid_timestamp"
+    );
+    assert_eq!(
+        code(&[&v0[..], &["--time", "1969-12-31T23:59:59Z", "a"]].concat()),
+        "secret_not_supported"
+    );
+    assert_eq!(
+        code(&["ulid", "--time", "1969-12-31T23:59:59Z", "a"]),
+        "timestamp_out_of_range"
+    );
     // verify: the id is parsed after the time is converted, before the derivation's checks.
-    let verify = ["verify", "not-a-ulid", "--accept", "v0", "--secret-file", key];
-    assert_eq!(code(&[&verify[..], &["--time", "1969-12-31T23:59:59Z", "a"]].concat()), "invalid_ulid");
-    assert_eq!(code(&[&verify[..], &["--time", "nope", "a"]].concat()), "invalid_timestamp");
+    let verify = [
+        "verify",
+        "not-a-ulid",
+        "--accept",
+        "v0",
+        "--secret-file",
+        key,
+    ];
+    assert_eq!(
+        code(&[&verify[..], &["--time", "1969-12-31T23:59:59Z", "a"]].concat()),
+        "invalid_ulid"
+    );
+    assert_eq!(
+        code(&[&verify[..], &["--time", "nope", "a"]].concat()),
+        "invalid_timestamp"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

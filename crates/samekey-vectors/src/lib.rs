@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+use samekey::timestamp::Millis;
 use samekey::{
     content_hash, content_hash_json, content_hash_json_text, derive_revision, parse_rfc3339,
     revision_message, ulid_message, ContentHash, Error, Key, KeyRing, Scheme, Ulid, UlidDeriver,
@@ -108,28 +109,59 @@ fn secret(v: &Json) -> Result<Option<Vec<u8>>, String> {
         .transpose()
 }
 
-fn fields(v: &Json) -> Result<Vec<Vec<u8>>, String> {
+/// The outer error: the vector is malformed. The inner one: the host conversion failed.
+type Converted<T> = Result<Result<T, Error>, String>;
+
+/// A text input (spec §10.1): a JSON string, or `{"utf16": ...}` code units, which a Rust
+/// string holds only if they are valid Unicode: the checked conversion is the host's.
+fn text(t: &Json) -> Converted<String> {
+    match t {
+        Json::String(s) => Ok(Ok(s.clone())),
+        Json::Object(o) => {
+            let units = hex_bytes(
+                o.get("utf16")
+                    .and_then(Json::as_str)
+                    .ok_or("text object without utf16")?,
+            )?;
+            if units.len() % 2 != 0 {
+                return Err("utf16 holds whole code units".into());
+            }
+            let units: Vec<u16> = units
+                .chunks_exact(2)
+                .map(|u| u16::from_be_bytes([u[0], u[1]]))
+                .collect();
+            Ok(samekey::text::from_utf16(&units))
+        }
+        _ => Err("text is a string or {\"utf16\": ...}".into()),
+    }
+}
+
+fn text_field(v: &Json, key: &str) -> Converted<String> {
+    text(v.get(key).ok_or_else(|| format!("missing {key:?}"))?)
+}
+
+fn fields(v: &Json) -> Converted<Vec<Vec<u8>>> {
     let list = v
         .get("fields")
         .and_then(Json::as_array)
         .ok_or("missing \"fields\"")?;
-    list.iter()
-        .map(|f| match f {
-            Json::String(s) => Ok(s.as_bytes().to_vec()),
-            Json::Object(o) => hex_bytes(
-                o.get("hex")
-                    .and_then(Json::as_str)
-                    .ok_or("field object without hex")?,
-            ),
-            _ => Err("a field is a string or {\"hex\": ...}".to_owned()),
-        })
-        .collect()
+    let mut out = Vec::with_capacity(list.len());
+    for f in list {
+        match f.get("hex").and_then(Json::as_str) {
+            Some(h) => out.push(hex_bytes(h)?),
+            None => match text(f)? {
+                Ok(t) => out.push(t.into_bytes()),
+                Err(e) => return Ok(Err(e)),
+            },
+        }
+    }
+    Ok(Ok(out))
 }
 
-/// A vector's time (spec §10.1): the outer error is the host conversion, which comes
-/// before every other check; the inner one is the range check, which the core makes in
-/// its place (§4.4). Vector timestamps may be negative or past 2^48 on purpose.
-fn timestamp_ms(v: &Json) -> Result<Result<Result<u64, Error>, Error>, String> {
+/// A vector's time (spec §10.1), converted: a fraction fails here, a host conversion that
+/// comes before every other check; the range is checked in its place (§4.4). Vector
+/// timestamps may be negative or past 2^48 on purpose.
+fn timestamp_ms(v: &Json) -> Converted<Millis> {
     let t = v.get("timestamp_ms").ok_or("missing timestamp_ms")?;
     let whole = match (t.as_i64(), t.as_u64(), t.as_f64()) {
         (Some(i), _, _) => i128::from(i),
@@ -137,11 +169,11 @@ fn timestamp_ms(v: &Json) -> Result<Result<Result<u64, Error>, Error>, String> {
         // An integer value however written (`2.0`); a fraction is not a time.
         (None, None, Some(f)) if f.is_finite() && f == f.trunc() && f.abs() < 1e30 => f as i128,
         (None, None, Some(f)) => {
-            return Ok(Err(samekey::timestamp::from_millis_f64(f).unwrap_err()));
+            return Ok(Millis::from_f64(f));
         }
         _ => return Err("timestamp_ms is a number".into()),
     };
-    Ok(Ok(samekey::timestamp::from_millis_i128(whole)))
+    Ok(Ok(Millis::new(whole)))
 }
 
 fn scheme(v: &Json) -> Result<Result<Scheme, Error>, String> {
@@ -149,15 +181,15 @@ fn scheme(v: &Json) -> Result<Result<Scheme, Error>, String> {
 }
 
 fn op_ulid(v: &Json) -> OpResult {
-    let (ns, fields, secret) = (str_field(v, "namespace")?, fields(v)?, secret(v)?);
+    let (ns, fields, secret) = (text_field(v, "namespace")?, fields(v)?, secret(v)?);
     let (scheme, t) = (scheme(v)?, timestamp_ms(v)?);
     Ok((|| {
-        let t = t?;
+        // Host conversions first, then the checks of spec §4.4 in order.
+        let (ns, fields, t) = (ns?, fields?, t?);
         let scheme = scheme?;
-        // Scheme-level checks (v0 limits, secret) come before the timestamp (spec §4.4).
-        let deriver = UlidDeriver::new(scheme, ns, secret.as_deref())?;
-        let id = deriver.derive(t?, &fields)?;
-        let message = ulid_message(scheme, ns, &fields)?;
+        let deriver = UlidDeriver::new(scheme, &ns, secret.as_deref())?;
+        let id = deriver.derive(t.check()?, &fields)?;
+        let message = ulid_message(scheme, &ns, &fields)?;
         Ok(
             json!({ "ulid": id.to_string(), "uuid": id.to_uuid_string(), "message_hex": hex(&message) }),
         )
@@ -187,11 +219,10 @@ fn op_content_json(v: &Json) -> OpResult {
     })())
 }
 
-fn parent(v: &Json) -> Result<Option<&str>, String> {
+fn parent(v: &Json) -> Converted<Option<String>> {
     match v.get("parent") {
-        Some(Json::Null) | None => Ok(None),
-        Some(Json::String(p)) => Ok(Some(p.as_str())),
-        Some(_) => Err("parent is a string or null".into()),
+        Some(Json::Null) | None => Ok(Ok(None)),
+        Some(p) => Ok(text(p)?.map(Some)),
     }
 }
 
@@ -199,6 +230,8 @@ fn op_revision(v: &Json) -> OpResult {
     let parent = parent(v)?;
     let (content, secret, scheme) = (str_field(v, "content_hash")?, secret(v)?, scheme(v)?);
     Ok((|| {
+        let parent = parent?;
+        let parent = parent.as_deref();
         let scheme = scheme?;
         let content: ContentHash = content.parse()?;
         let key = derive_revision(scheme, parent, &content, secret.as_deref())?;
@@ -248,30 +281,32 @@ fn op_verify(v: &Json) -> OpResult {
     let ring = accepted_ring(v)?.ok_or("verify needs \"accepted\"")?;
     let (id, ns, fields, secret) = (
         str_field(v, "ulid")?,
-        str_field(v, "namespace")?,
+        text_field(v, "namespace")?,
         fields(v)?,
         secret(v)?,
     );
     let t = timestamp_ms(v)?;
     Ok((|| {
         // A ring is checked when it is made, before it is used (spec §9.1); then the
-        // host converts the time, then the id is parsed (§9.2).
+        // host's conversions, then the id is parsed (§9.2), then §4.4's checks.
         let ring = ring?;
-        let t = t?;
+        let (ns, fields, t) = (ns?, fields?, t?);
         let id: Ulid = id.parse()?;
-        let scheme = ring.verify_ulid(&id, t?, ns, &fields, secret.as_deref())?;
+        let t = t.check_for(ring.primary(), &ns, secret.as_deref())?;
+        let scheme = ring.verify_ulid(&id, t, &ns, &fields, secret.as_deref())?;
         Ok(json!({ "scheme": scheme.as_str() }))
     })())
 }
 
 fn op_candidates(v: &Json) -> OpResult {
     let ring = accepted_ring(v)?.ok_or("candidates needs \"accepted\"")?;
-    let (ns, fields, secret) = (str_field(v, "namespace")?, fields(v)?, secret(v)?);
+    let (ns, fields, secret) = (text_field(v, "namespace")?, fields(v)?, secret(v)?);
     let t = timestamp_ms(v)?;
     Ok((|| {
         let ring = ring?;
-        let t = t??;
-        let found = ring.candidate_ulids(t, ns, &fields, secret.as_deref())?;
+        let (ns, fields, t) = (ns?, fields?, t?);
+        let t = t.check_for(ring.primary(), &ns, secret.as_deref())?;
+        let found = ring.candidate_ulids(t, &ns, &fields, secret.as_deref())?;
         let list: Vec<Json> = found
             .iter()
             .map(|(s, id)| json!({ "scheme": s.as_str(), "ulid": id.to_string() }))
@@ -285,8 +320,9 @@ fn op_ring_revision(v: &Json) -> OpResult {
     let (parent, content, secret) = (parent(v)?, str_field(v, "content_hash")?, secret(v)?);
     Ok((|| {
         let ring = ring?;
+        let parent = parent?;
         let content: ContentHash = content.parse()?;
-        let key = ring.derive_revision(parent, &content, secret.as_deref())?;
+        let key = ring.derive_revision(parent.as_deref(), &content, secret.as_deref())?;
         Ok(json!({ "key": key.to_string() }))
     })())
 }

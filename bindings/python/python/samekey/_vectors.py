@@ -23,8 +23,20 @@ class Outcome:
     actual: Json
 
 
+def _text(t: Union[str, Json]) -> str:
+    """Text, or ``{"utf16": ...}`` code units (spec §10.1) as the ``str`` Python makes of
+    them, lone surrogates included, for samekey to refuse."""
+    if isinstance(t, dict):
+        return bytes.fromhex(t["utf16"]).decode("utf-16-be", errors="surrogatepass")
+    return t
+
+
 def _field(f: Union[str, Json]) -> Union[str, bytes]:
-    return bytes.fromhex(f["hex"]) if isinstance(f, dict) else f
+    return bytes.fromhex(f["hex"]) if isinstance(f, dict) and "hex" in f else _text(f)
+
+
+def _parent(v: Json) -> Optional[str]:
+    return None if v["parent"] is None else _text(v["parent"])
 
 
 def _secret(v: Json) -> Optional[bytes]:
@@ -48,9 +60,9 @@ def _ring(v: Json) -> "samekey.KeyRing":
 
 def _ulid(v: Json) -> Json:
     fields = [_field(f) for f in v["fields"]]
-    ulid = samekey.derive_ulid(fields, time=_time(v), namespace=v["namespace"],
+    ulid = samekey.derive_ulid(fields, time=_time(v), namespace=_text(v["namespace"]),
                                scheme=v["scheme"], secret=_secret(v))
-    message = samekey.ulid_message(fields, namespace=v["namespace"], scheme=v["scheme"])
+    message = samekey.ulid_message(fields, namespace=_text(v["namespace"]), scheme=v["scheme"])
     return {"ulid": str(ulid), "uuid": str(ulid.uuid), "message_hex": message.hex()}
 
 
@@ -65,9 +77,9 @@ def _content_json(v: Json) -> Json:
 
 
 def _revision(v: Json) -> Json:
-    key = samekey.revision_key(v["content_hash"], parent=v["parent"], scheme=v["scheme"],
+    key = samekey.revision_key(v["content_hash"], parent=_parent(v), scheme=v["scheme"],
                                secret=_secret(v))
-    message = samekey.revision_message(v["content_hash"], parent=v["parent"], scheme=v["scheme"])
+    message = samekey.revision_message(v["content_hash"], parent=_parent(v), scheme=v["scheme"])
     return {"key": key, "message_hex": message.hex()}
 
 
@@ -93,19 +105,19 @@ def _key_parse(v: Json) -> Json:
 def _verify(v: Json) -> Json:
     ring = _ring(v)
     scheme = ring.verify_ulid(v["ulid"], [_field(f) for f in v["fields"]], time=_time(v),
-                              namespace=v["namespace"], secret=_secret(v))
+                              namespace=_text(v["namespace"]), secret=_secret(v))
     return {"scheme": scheme}
 
 
 def _candidates(v: Json) -> Json:
     found = _ring(v).candidate_ulids([_field(f) for f in v["fields"]], time=_time(v),
-                                     namespace=v["namespace"], secret=_secret(v))
+                                     namespace=_text(v["namespace"]), secret=_secret(v))
     return {"candidates": [{"scheme": s, "ulid": str(u)} for s, u in found]}
 
 
 def _ring_revision(v: Json) -> Json:
     ring = _ring(v)
-    return {"key": ring.revision_key(v["content_hash"], parent=v["parent"], secret=_secret(v))}
+    return {"key": ring.revision_key(v["content_hash"], parent=_parent(v), secret=_secret(v))}
 
 
 def _needs_write(v: Json) -> Json:

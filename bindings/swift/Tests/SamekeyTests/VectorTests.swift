@@ -19,11 +19,31 @@ private func unhex(_ s: String) -> Data {
 
 private func hex(_ d: Data) -> String { d.map { String(format: "%02x", $0) }.joined() }
 
-private func fields(_ v: [String: Any]) -> [Data] {
-    (v["fields"] as! [Any]).map { f in
-        if let s = f as? String { return Data(s.utf8) }
-        return unhex((f as! [String: Any])["hex"] as! String)
+/// Text, or `{"utf16": ...}` code units (spec §10.1). A Swift String holds only valid
+/// Unicode: the checked conversion fails on a lone surrogate, as the host conversion of
+/// spec §2.2 does (`String(decoding:as:)` would repair it to U+FFFD).
+private func text(_ t: Any) throws -> String {
+    if let s = t as? String { return s }
+    let raw = unhex((t as! [String: Any])["utf16"] as! String)
+    let units = stride(from: 0, to: raw.count, by: 2).map { i in
+        UInt16(raw[raw.startIndex + i]) << 8 | UInt16(raw[raw.startIndex + i + 1])
     }
+    guard let s = String(validating: units, as: UTF16.self) else {
+        throw SamekeyError.Failure(code: .invalidString, codeText: "invalid_string",
+                                   detail: "a lone UTF-16 surrogate is not text")
+    }
+    return s
+}
+
+private func fields(_ v: [String: Any]) throws -> [Data] {
+    try (v["fields"] as! [Any]).map { f in
+        if let o = f as? [String: Any], let h = o["hex"] as? String { return unhex(h) }
+        return Data(try text(f).utf8)
+    }
+}
+
+private func parent(_ v: [String: Any]) throws -> String? {
+    v["parent"] is NSNull || v["parent"] == nil ? nil : try text(v["parent"]!)
 }
 
 private func secret(_ v: [String: Any]) -> Data? { (v["secret_hex"] as? String).map(unhex) }
@@ -51,8 +71,8 @@ private func runVector(_ v: [String: Any]) throws -> [String: AnyHashable] {
     switch str("op") {
     case "ulid":
         let id = try deriveUlid(schemeName: str("scheme"), timestampMs: millis(v),
-                                namespace: str("namespace"), fields: fields(v), secret: secret(v))
-        let m = try ulidMessage(schemeName: str("scheme"), namespace: str("namespace"), fields: fields(v))
+                                namespace: try text(v["namespace"]!), fields: try fields(v), secret: secret(v))
+        let m = try ulidMessage(schemeName: str("scheme"), namespace: try text(v["namespace"]!), fields: try fields(v))
         return ["ulid": id.ulid, "uuid": id.uuid, "message_hex": hex(m)]
     case "content":
         return ["hash": try contentHash(schemeName: str("scheme"), data: unhex(str("data_hex")))]
@@ -61,9 +81,9 @@ private func runVector(_ v: [String: Any]) throws -> [String: AnyHashable] {
         let hash = try contentHashJsonText(schemeName: str("scheme"), json: str("json"))
         return ["canonical": try canonicalJsonText(json: str("json")), "hash": hash]
     case "revision":
-        let parent = v["parent"] as? String
-        let key = try revisionKey(schemeName: str("scheme"), contentHash: str("content_hash"), parent: parent, secret: secret(v))
-        let m = try revisionMessage(schemeName: str("scheme"), contentHash: str("content_hash"), parent: parent)
+        let p = try parent(v)
+        let key = try revisionKey(schemeName: str("scheme"), contentHash: str("content_hash"), parent: p, secret: secret(v))
+        let m = try revisionMessage(schemeName: str("scheme"), contentHash: str("content_hash"), parent: p)
         return ["key": key, "message_hex": hex(m)]
     case "timestamp":
         return ["timestamp_ms": try parseRfc3339(text: str("rfc3339"))]
@@ -79,17 +99,17 @@ private func runVector(_ v: [String: Any]) throws -> [String: AnyHashable] {
     case "verify":
         let r = try ring(v)
         let scheme = try r.verifyUlid(ulid: str("ulid"), timestampMs: millis(v),
-                                      namespace: str("namespace"), fields: fields(v), secret: secret(v))
+                                      namespace: try text(v["namespace"]!), fields: try fields(v), secret: secret(v))
         return ["scheme": scheme]
     case "candidates":
         let r = try ring(v)
-        let found = try r.candidateUlids(timestampMs: millis(v), namespace: str("namespace"),
-                                         fields: fields(v), secret: secret(v))
+        let found = try r.candidateUlids(timestampMs: millis(v), namespace: try text(v["namespace"]!),
+                                         fields: try fields(v), secret: secret(v))
         let list: [AnyHashable] = found.map { ["scheme": $0.scheme, "ulid": $0.ulid.ulid] as [String: AnyHashable] }
         return ["candidates": list]
     case "ring_revision":
         let r = try ring(v)
-        return ["key": try r.revisionKey(contentHash: str("content_hash"), parent: v["parent"] as? String, secret: secret(v))]
+        return ["key": try r.revisionKey(contentHash: str("content_hash"), parent: try parent(v), secret: secret(v))]
     case "needs_write":
         return ["needs_write": try needsWrite(stored: v["stored"] as? String, incoming: str("incoming"))]
     case let op:

@@ -32,32 +32,52 @@ class VectorsTest {
     private fun secret(v: JSONObject): ByteArray? = if (v.has("secret_hex")) unhex(v.getString("secret_hex")) else null
 
     /** The fields as bytes, and as text when every field is text (to run the text API too). */
-    private fun fields(v: JSONObject): Pair<List<ByteArray>, List<String>?> {
+    /** Text, or `{"utf16": ...}` code units (spec §10.1) as the String Java makes of them, lone surrogates included. */
+    private fun text(t: Any): String = when (t) {
+        is String -> t
+        else -> String(unhex((t as JSONObject).getString("utf16")).toList().chunked(2) { (hi, lo) ->
+            ((hi.toInt() and 0xFF shl 8) or (lo.toInt() and 0xFF)).toChar()
+        }.toCharArray())
+    }
+
+    private fun isWellFormed(s: String): Boolean = s.codePoints().noneMatch { it in 0xD800..0xDFFF }
+
+    /**
+     * The fields as bytes, and as text when every field is text. Text that is not valid
+     * Unicode has no UTF-8 bytes (Java would write '?'), so then only the text API, which
+     * must refuse it, is run.
+     */
+    private fun fields(v: JSONObject): Pair<List<ByteArray>?, List<String>?> {
         val arr = v.getJSONArray("fields")
         val raw = (0 until arr.length()).map { arr.get(it) }
-        val bytes = raw.map { if (it is String) it.toByteArray(Charsets.UTF_8) else unhex((it as JSONObject).getString("hex")) }
-        return bytes to if (raw.all { it is String }) raw.map { it as String } else null
+        val isBytes = { f: Any -> f is JSONObject && f.has("hex") }
+        val texts = if (raw.none(isBytes)) raw.map(::text) else null
+        val bytes = if (texts?.all(::isWellFormed) == false) null else raw.map {
+            if (isBytes(it)) unhex((it as JSONObject).getString("hex")) else text(it).toByteArray(Charsets.UTF_8)
+        }
+        return bytes to texts
     }
 
     private fun ring(v: JSONObject): KeyRing =
         KeyRing.of(v.getJSONArray("accepted").let { a -> (0 until a.length()).map { Scheme(a.getString(it)) } })
 
-    private fun parent(v: JSONObject): String? = if (v.isNull("parent")) null else v.getString("parent")
+    private fun parent(v: JSONObject): String? = if (v.isNull("parent")) null else text(v.get("parent"))
+
+    private fun namespace(v: JSONObject): String = text(v.get("namespace"))
 
     private fun run(v: JSONObject): Map<String, Any> = when (v.getString("op")) {
         "ulid" -> {
             val at = at(v)
             val scheme = Scheme(v.getString("scheme"))
-            val ns = v.getString("namespace")
+            val ns = namespace(v)
             val (bytes, texts) = fields(v)
-            val id = deriveUlid(at, bytes, namespace = ns, scheme = scheme, secret = secret(v))
-            if (texts != null) {
-                val byText = deriveUlid(at, *texts.toTypedArray(), namespace = ns, scheme = scheme, secret = secret(v))
-                check(byText == id) { "text fields gave $byText, byte fields $id" }
-            }
-            val prepared = UlidDeriver(namespace = ns, scheme = scheme, secret = secret(v)).derive(at, bytes)
+            val byText = texts?.let { deriveUlid(at, *it.toTypedArray(), namespace = ns, scheme = scheme, secret = secret(v)) }
+            val id = bytes?.let { deriveUlid(at, it, namespace = ns, scheme = scheme, secret = secret(v)) }
+                ?: error("text that is not valid Unicode derived $byText")
+            check(byText == null || byText == id) { "text fields gave $byText, byte fields $id" }
+            val prepared = UlidDeriver(namespace = ns, scheme = scheme, secret = secret(v)).derive(at, bytes!!)
             check(prepared == id) { "UlidDeriver gave $prepared, deriveUlid $id" }
-            mapOf("ulid" to id.text, "uuid" to id.uuid, "message_hex" to hex(ulidMessage(bytes, ns, scheme)))
+            mapOf("ulid" to id.text, "uuid" to id.uuid, "message_hex" to hex(ulidMessage(bytes!!, ns, scheme)))
         }
         "content" -> {
             val data = unhex(v.getString("data_hex"))
@@ -95,11 +115,22 @@ class VectorsTest {
             val ring = ring(v)
             val at = at(v)
             val id = Ulid.parse(v.getString("ulid"))
-            mapOf("scheme" to ring.verify(id, at, fields(v).first, namespace = v.getString("namespace"), secret = secret(v)).id)
+            val (bytes, texts) = fields(v)
+            val scheme = if (texts != null) {
+                ring.verify(id, at, *texts.toTypedArray(), namespace = namespace(v), secret = secret(v))
+            } else {
+                ring.verify(id, at, bytes!!, namespace = namespace(v), secret = secret(v))
+            }
+            mapOf("scheme" to scheme.id)
         }
         "candidates" -> {
             val ring = ring(v)
-            val found = ring.candidates(at(v), fields(v).first, namespace = v.getString("namespace"), secret = secret(v))
+            val (bytes, texts) = fields(v)
+            val found = if (texts != null) {
+                ring.candidates(at(v), *texts.toTypedArray(), namespace = namespace(v), secret = secret(v))
+            } else {
+                ring.candidates(at(v), bytes!!, namespace = namespace(v), secret = secret(v))
+            }
             mapOf("candidates" to found.map { (s, id) -> mapOf("scheme" to s.id, "ulid" to id.text) })
         }
         "ring_revision" -> mapOf("key" to ring(v).revisionKey(v.getString("content_hash"), parent(v), secret(v)))
