@@ -52,12 +52,16 @@ export declare class Ulid {
   toJSON(): string;
 }
 
-export interface UlidOptions {
-  time: Time;
-  namespace?: string;
-  scheme?: Scheme;
-  secret?: Uint8Array | null;
-}
+/**
+ * When: `time` (a Date, RFC 3339 text, or a number of milliseconds, which warns once if it
+ * reads as seconds) or `timeMs` (integer milliseconds, named so), exactly one of them.
+ */
+export type TimeOptions = { time: Time; timeMs?: undefined } | { timeMs: number; time?: undefined };
+
+/** The inputs of an id besides its fields, under a key ring's primary scheme. */
+export type IdOptions = TimeOptions & { namespace?: string; secret?: Uint8Array | null };
+
+export type UlidOptions = IdOptions & { scheme?: Scheme };
 
 /** The deterministic ULID of `fields` at `time` (spec §4). */
 export declare function deriveUlid(fields: Fields, options: UlidOptions): Ulid;
@@ -68,7 +72,7 @@ export declare function ulidMessage(fields: Fields, options?: { namespace?: stri
 export declare class UlidDeriver {
   constructor(options?: { scheme?: Scheme; namespace?: string; secret?: Uint8Array | null });
   readonly scheme: Scheme;
-  derive(fields: Fields, options: { time: Time }): Ulid;
+  derive(fields: Fields, options: TimeOptions): Ulid;
   /** Ids of many rows given as columns: `deriveMany(times, [slugs, langs])`. */
   deriveMany(times: Iterable<Time>, columns: Iterable<Field>[], options?: { asString?: false }): Ulid[];
   deriveMany(times: Iterable<Time>, columns: Iterable<Field>[], options: { asString: true }): string[];
@@ -130,9 +134,9 @@ export declare class KeyRing {
   static fromAccept(accept: Iterable<Scheme>): KeyRing;
   readonly primary: Scheme;
   readonly accepted: Scheme[];
-  deriveUlid(fields: Fields, options: Omit<UlidOptions, 'scheme'>): Ulid;
-  candidateUlids(fields: Fields, options: Omit<UlidOptions, 'scheme'>): { scheme: Scheme; ulid: Ulid }[];
-  verifyUlid(id: Ulid | string, fields: Fields, options: Omit<UlidOptions, 'scheme'>): Scheme;
+  deriveUlid(fields: Fields, options: IdOptions): Ulid;
+  candidateUlids(fields: Fields, options: IdOptions): { scheme: Scheme; ulid: Ulid }[];
+  verifyUlid(id: Ulid | string, fields: Fields, options: IdOptions): Scheme;
   contentHash(data: string | Uint8Array): string;
   revisionKey(contentHash: string, options?: { parent?: string | null; secret?: Uint8Array | null }): string;
   schemeOfKey(key: string): Scheme;
@@ -142,7 +146,7 @@ export declare class KeyRing {
 export declare function verify(
   id: Ulid | string,
   fields: Fields,
-  options: { time: Time; namespace?: string; accept?: Scheme[]; secret?: Uint8Array | null },
+  options: IdOptions & { accept?: Scheme[] },
 ): Scheme;
 
 /** The samekey core version. */

@@ -2,9 +2,9 @@
 import { text } from './errors.mjs';
 import { namespaceArg, optionsArg, parentArg, schemeArg, secretArg } from './args.mjs';
 
-const ID_OPTIONS = ['time', 'namespace', 'secret'];
+const ID_OPTIONS = ['time', 'timeMs', 'namespace', 'secret'];
 
-export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentHash }) {
+export function keyRings(native, { call, packing, timeOf, Ulid, ulidText, contentHash }) {
   const { packRequest, withPacked, deriveText } = packing;
   // Marks a constructor call from KeyRing.fromAccept (private fields need the constructor).
   const FROM_ACCEPT = Symbol('fromAccept');
@@ -41,15 +41,17 @@ export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentH
     }
 
     deriveUlid(fields, options) {
-      const { time, namespace, secret } = optionsArg(options, ID_OPTIONS, 'KeyRing.deriveUlid');
-      const ms = toMs(time);
+      const opts = optionsArg(options, ID_OPTIONS, 'KeyRing.deriveUlid');
+      const { namespace, secret } = opts;
+      const ms = timeOf(opts);
       const end = this.#pack(fields, namespace, secret);
       return Ulid._trusted(deriveText(end, ms));
     }
 
     candidateUlids(fields, options) {
-      const { time, namespace, secret } = optionsArg(options, ID_OPTIONS, 'KeyRing.candidateUlids');
-      const ms = toMs(time);
+      const opts = optionsArg(options, ID_OPTIONS, 'KeyRing.candidateUlids');
+      const { namespace, secret } = opts;
+      const ms = timeOf(opts);
       const end = this.#pack(fields, namespace, secret);
       const words = withPacked(end, (buf) => native.candidatesPacked(buf, ms)).split(' ');
       const found = [];
@@ -58,8 +60,9 @@ export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentH
     }
 
     verifyUlid(id, fields, options) {
-      const { time, namespace, secret } = optionsArg(options, ID_OPTIONS, 'KeyRing.verifyUlid');
-      const ms = toMs(time);
+      const opts = optionsArg(options, ID_OPTIONS, 'KeyRing.verifyUlid');
+      const { namespace, secret } = opts;
+      const ms = timeOf(opts);
       const idText = ulidText(id);
       const end = this.#pack(fields, namespace, secret);
       return withPacked(end, (buf) => native.verifyPacked(buf, idText, ms));
@@ -85,8 +88,8 @@ export function keyRings(native, { call, packing, toMs, Ulid, ulidText, contentH
    * orphan the document stored under `id`.
    */
   function verify(id, fields, options) {
-    const { time, namespace, accept = ['v1'], secret } = optionsArg(options, [...ID_OPTIONS, 'accept'], 'verify');
-    return KeyRing.fromAccept(accept).verifyUlid(id, fields, { time, namespace, secret });
+    const { time, timeMs, namespace, accept = ['v1'], secret } = optionsArg(options, [...ID_OPTIONS, 'accept'], 'verify');
+    return KeyRing.fromAccept(accept).verifyUlid(id, fields, { time, timeMs, namespace, secret });
   }
 
   return { KeyRing, verify };

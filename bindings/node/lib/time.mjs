@@ -41,5 +41,20 @@ export function times(native, call) {
     throw new TypeError(`a time is a Date, integer milliseconds or RFC 3339 string, not ${typeName(time)}`);
   }
 
-  return { parseRfc3339, toMs };
+  /**
+   * The time of an options object: `time` (a Date, RFC 3339 text or a number) or `timeMs`
+   * (integer milliseconds, named so: no seconds warning), exactly one of them.
+   */
+  function timeOf({ time, timeMs }) {
+    if (timeMs === undefined) {
+      if (time === undefined) throw new TypeError('a time is required: time (a Date or RFC 3339 text) or timeMs (integer milliseconds)');
+      return toMs(time);
+    }
+    if (time !== undefined) throw new TypeError('pass time or timeMs, not both');
+    if (typeof timeMs !== 'number') throw new TypeError(`timeMs must be a number, not ${typeName(timeMs)}`);
+    if (!Number.isInteger(timeMs)) fail('invalid_timestamp', `timeMs ${timeMs} is not an integer number of milliseconds`);
+    return timeMs;
+  }
+
+  return { parseRfc3339, toMs, timeOf };
 }

@@ -6,7 +6,7 @@ import { warnIfSeconds } from './time.mjs';
 /** Rows per native call of `deriveMany`. */
 const BATCH_CHUNK = 2048;
 
-export function ulids(native, { call, packing, toMs }) {
+export function ulids(native, { call, packing, toMs, timeOf }) {
   const { packField, packRequest, packedSettings, unpackSettings, withPacked, deriveText } = packing;
   const TRUSTED = Symbol('canonical text made by the core');
 
@@ -108,10 +108,15 @@ export function ulids(native, { call, packing, toMs }) {
 
     derive(fields, options) {
       // The hot path: one cheap loop instead of optionsArg's general check.
-      for (const key in options) if (key !== 'time') optionsArg(options, ['time'], 'UlidDeriver.derive');
+      for (const key in options) if (key !== 'time') optionsArg(options, ['time', 'timeMs'], 'UlidDeriver.derive');
       const time = options?.time;
-      const ms = typeof time === 'number' ? time : toMs(time);
-      if (ms < 1e10) warnIfSeconds(ms);
+      let ms;
+      if (typeof time === 'number') {
+        ms = time;
+        if (ms < 1e10) warnIfSeconds(ms);
+      } else {
+        ms = timeOf(options ?? {});
+      }
       const list = fieldList(fields);
       if (list.length > 255) return this.deriveMany([ms], list.map((f) => [f]))[0];
       let end = this.#packSettings(list.length);
@@ -203,8 +208,9 @@ export function ulids(native, { call, packing, toMs }) {
 
   /** The deterministic ULID of `fields` at `time` (spec §4). */
   function deriveUlid(fields, options) {
-    const { time, namespace, scheme = 'v1', secret } = optionsArg(options, ['time', 'namespace', 'scheme', 'secret'], 'deriveUlid');
-    const ms = toMs(time);
+    const opts = optionsArg(options, ['time', 'timeMs', 'namespace', 'scheme', 'secret'], 'deriveUlid');
+    const { namespace, scheme = 'v1', secret } = opts;
+    const ms = timeOf(opts);
     let deriver;
     try {
       deriver = deriverFor(scheme, namespaceArg(namespace), secretArg(secret));
@@ -214,7 +220,7 @@ export function ulids(native, { call, packing, toMs }) {
       for (const f of fieldList(fields)) if (typeof f === 'string') text(f, 'field');
       throw e;
     }
-    return deriver.derive(fields, { time: ms });
+    return deriver.derive(fields, { timeMs: ms });
   }
 
   /** The exact bytes hashed for a ULID (spec §4.2, §4.3). */

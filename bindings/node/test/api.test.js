@@ -334,3 +334,24 @@ test('seconds given as milliseconds warn once, and the time is still used', asyn
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /1970-01-20.*1714564800000/);
 });
+
+test('timeMs names milliseconds; exactly one of time and timeMs', async () => {
+  const warnings = [];
+  const listener = (w) => { if (w.name === 'SamekeySecondsWarning') warnings.push(w.message); };
+  process.on('warning', listener);
+  const byMs = samekey.deriveUlid(['slug'], { timeMs: 1714564800 });
+  const ring = new samekey.KeyRing('v1');
+  assert.ok(byMs.equals(new samekey.UlidDeriver().derive(['slug'], { timeMs: 1714564800 })));
+  assert.ok(byMs.equals(ring.deriveUlid(['slug'], { timeMs: 1714564800 })));
+  assert.equal(samekey.verify(byMs, ['slug'], { timeMs: 1714564800 }), 'v1');
+  assert.equal(ring.candidateUlids(['slug'], { timeMs: 1714564800 })[0].ulid.toString(), byMs.toString());
+  await new Promise((resolve) => setImmediate(resolve));
+  process.off('warning', listener);
+  assert.deepEqual(warnings, [], 'milliseconds named as such do not warn');
+  assert.ok(samekey.deriveUlid(['slug'], { timeMs: 1714564800000 }).equals(samekey.deriveUlid(['slug'], { time: new Date(1714564800000) })));
+  assert.throws(() => samekey.deriveUlid(['slug'], { time: 1, timeMs: 1 }), TypeError);
+  assert.throws(() => samekey.deriveUlid(['slug'], {}), TypeError);
+  assert.throws(() => samekey.deriveUlid(['slug'], { timeMs: '1' }), TypeError);
+  assert.throws(() => new samekey.UlidDeriver().derive(['slug'], {}), TypeError);
+  assert.throws(() => samekey.deriveUlid(['slug'], { timeMs: 1.5 }), (e) => e.code === 'invalid_timestamp');
+});

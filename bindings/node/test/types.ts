@@ -22,6 +22,9 @@ const h: string = contentHash('x', { scheme: 'v1' });
 const hasher: string = new ContentHasher({ scheme: 'v2' }).update('a').update(new Uint8Array(2)).digest();
 const later: Promise<string> = contentHashFile('/etc/hostname');
 const fromText: Promise<string> = contentHashAsync('text, not a path');
+const byMs: Ulid[] = [deriveUlid(fields, { timeMs: 1714564800000 }), deriver.derive(['a'], { timeMs: 5 })];
+// @ts-expect-error time and timeMs are exclusive
+deriveUlid(fields, { time: 1, timeMs: 1 });
 // @ts-expect-error a lone string is not a list of fields
 deriveUlid('slug', { time: 1 });
 // @ts-expect-error a scheme is one of 'v0' | 'v1' | 'v2'
@@ -52,5 +55,5 @@ try {
     console.log(code);
   }
 }
-console.log(same, when, uuid, message, many, texts, one, hasher, later, fromText, canonical, hashes, revMessage, write, ms, key,
+console.log(same, when, uuid, message, many, texts, one, hasher, later, fromText, byMs, canonical, hashes, revMessage, write, ms, key,
   candidates, schemes, ringed, codes, v, n, ring.primary, ring.accepted);

@@ -257,6 +257,35 @@ pub fn checked_time(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     time(obj)?.check().py(obj.py())
 }
 
+/// The time of a call that takes `time=` (a datetime, RFC 3339 text, or int milliseconds)
+/// or `time_ms=` (int milliseconds, named so: no warning), exactly one of them.
+pub fn time_arg(
+    py: Python<'_>,
+    time_value: Option<&Bound<'_, PyAny>>,
+    time_ms: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Millis> {
+    match (time_value, time_ms) {
+        (Some(t), None) => time(t),
+        (None, Some(ms)) if ms.is_instance_of::<PyInt>() && !ms.is_instance_of::<PyBool>() => {
+            let ms = ms.cast::<PyInt>().map_err(PyErr::from)?;
+            Ok(Millis::new(match ms.extract::<i128>() {
+                Ok(n) => n,
+                Err(_) if ms.lt(0)? => i128::MIN,
+                Err(_) => i128::MAX,
+            }))
+        }
+        (None, Some(ms)) if ms.is_instance_of::<PyFloat>() => {
+            let why = format!("time_ms={ms} is not an integer number of milliseconds");
+            Err(Error::InvalidTimestamp(why)).py(py)
+        }
+        (None, Some(ms)) => Err(type_error(format!("time_ms must be int, not {}", type_name(ms)))),
+        (Some(_), Some(_)) => Err(type_error("pass time= or time_ms=, not both".into())),
+        (None, None) => Err(type_error(
+            "a time is required: time= (an aware datetime or RFC 3339 text) or time_ms= (int milliseconds)".into(),
+        )),
+    }
+}
+
 /// A Python value as JSON (spec §6.2). `bool` is tested before `int` (it is one).
 pub fn json(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     let py = obj.py();

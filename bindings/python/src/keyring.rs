@@ -26,12 +26,12 @@ struct IdInputs {
 
 fn id_inputs(
     fields: &Bound<'_, PyAny>,
-    time: &Bound<'_, PyAny>,
+    (time, time_ms): (Option<&Bound<'_, PyAny>>, Option<&Bound<'_, PyAny>>),
     namespace: Option<&Bound<'_, PyAny>>,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<IdInputs> {
     // The time is converted first, a host conversion (spec §4.4).
-    let t = convert::time(time)?;
+    let t = convert::time_arg(fields.py(), time, time_ms)?;
     Ok(IdInputs {
         namespace: convert::namespace(namespace)?,
         secret: convert::secret(secret)?,
@@ -94,16 +94,17 @@ impl PyKeyRing {
     }
 
     /// The id of `fields` at `time` under the primary scheme.
-    #[pyo3(signature = (fields, *, time, namespace = None, secret = None))]
+    #[pyo3(signature = (fields, *, time = None, time_ms = None, namespace = None, secret = None))]
     fn derive_ulid(
         &self,
         py: Python<'_>,
         fields: &Bound<'_, PyAny>,
-        time: &Bound<'_, PyAny>,
+        time: Option<&Bound<'_, PyAny>>,
+        time_ms: Option<&Bound<'_, PyAny>>,
         namespace: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyUlid> {
-        let i = id_inputs(fields, time, namespace, secret)?;
+        let i = id_inputs(fields, (time, time_ms), namespace, secret)?;
         self.inner
             .derive_ulid(
                 i.time(py, &self.inner)?,
@@ -116,16 +117,17 @@ impl PyKeyRing {
     }
 
     /// `[(scheme, Ulid), ...]` under every accepted scheme that can take the inputs.
-    #[pyo3(signature = (fields, *, time, namespace = None, secret = None))]
+    #[pyo3(signature = (fields, *, time = None, time_ms = None, namespace = None, secret = None))]
     fn candidate_ulids(
         &self,
         py: Python<'_>,
         fields: &Bound<'_, PyAny>,
-        time: &Bound<'_, PyAny>,
+        time: Option<&Bound<'_, PyAny>>,
+        time_ms: Option<&Bound<'_, PyAny>>,
         namespace: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<(&'static str, PyUlid)>> {
-        let i = id_inputs(fields, time, namespace, secret)?;
+        let i = id_inputs(fields, (time, time_ms), namespace, secret)?;
         let found = self
             .inner
             .candidate_ulids(
@@ -142,17 +144,20 @@ impl PyKeyRing {
     }
 
     /// The scheme that derived `ulid` from these inputs, or `identity_mismatch`.
-    #[pyo3(signature = (ulid, fields, *, time, namespace = None, secret = None))]
+    #[pyo3(signature = (ulid, fields, *, time = None, time_ms = None, namespace = None, secret = None))]
+    // One Rust argument per Python keyword argument: the count is the Python signature's.
+    #[allow(clippy::too_many_arguments)]
     fn verify_ulid(
         &self,
         py: Python<'_>,
         ulid: &Bound<'_, PyAny>,
         fields: &Bound<'_, PyAny>,
-        time: &Bound<'_, PyAny>,
+        time: Option<&Bound<'_, PyAny>>,
+        time_ms: Option<&Bound<'_, PyAny>>,
         namespace: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<&'static str> {
-        let i = id_inputs(fields, time, namespace, secret)?;
+        let i = id_inputs(fields, (time, time_ms), namespace, secret)?;
         let id = ulid_arg(ulid)?;
         let scheme = self
             .inner

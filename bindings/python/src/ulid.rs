@@ -172,15 +172,16 @@ impl PyUlidDeriver {
         self.inner.scheme().as_str()
     }
 
-    /// The id of `fields` at `time`.
-    #[pyo3(signature = (fields, *, time))]
+    /// The id of `fields` at `time` (or `time_ms`).
+    #[pyo3(signature = (fields, *, time = None, time_ms = None))]
     fn derive(
         &self,
         py: Python<'_>,
         fields: &Bound<'_, PyAny>,
-        time: &Bound<'_, PyAny>,
+        time: Option<&Bound<'_, PyAny>>,
+        time_ms: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyUlid> {
-        let t = convert::checked_time(time)?;
+        let t = convert::time_arg(py, time, time_ms)?.check().py(py)?;
         let items = convert::field_items(fields)?;
         self.inner
             .derive(t, &convert::fields(&items)?)
@@ -266,17 +267,18 @@ impl PyUlidDeriver {
 
 /// The deterministic ULID of `fields` at `time` (spec §4).
 #[pyfunction]
-#[pyo3(signature = (fields, *, time, namespace = None, scheme = Text::v1(), secret = None), text_signature = "(fields, *, time, namespace=None, scheme='v1', secret=None)")]
+#[pyo3(signature = (fields, *, time = None, time_ms = None, namespace = None, scheme = Text::v1(), secret = None), text_signature = "(fields, *, time=None, time_ms=None, namespace=None, scheme='v1', secret=None)")]
 pub fn derive_ulid(
     py: Python<'_>,
     fields: &Bound<'_, PyAny>,
-    time: &Bound<'_, PyAny>,
+    time: Option<&Bound<'_, PyAny>>,
+    time_ms: Option<&Bound<'_, PyAny>>,
     namespace: Option<&Bound<'_, PyAny>>,
     scheme: Text,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyUlid> {
     // Host conversions first (time, text, bytes), then the checks in spec §4.4's order.
-    let t = convert::time(time)?;
+    let t = convert::time_arg(py, time, time_ms)?;
     let namespace = convert::namespace(namespace)?;
     let secret = convert::secret(secret)?;
     let items = convert::field_items(fields)?;

@@ -29,6 +29,28 @@ def test_seconds_for_milliseconds_warn_but_still_derive() -> None:
         samekey.derive_ulid(["slug", "en"], time=T)
 
 
+def test_time_ms_names_milliseconds_and_takes_exactly_one_time() -> None:
+    d = UlidDeriver()
+    ring = samekey.KeyRing("v1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # named as milliseconds: no seconds warning
+        by_ms = samekey.derive_ulid(["slug"], time_ms=1714564800)
+        assert by_ms == d.derive(["slug"], time_ms=1714564800) == ring.derive_ulid(["slug"], time_ms=1714564800)
+        assert samekey.verify(by_ms, ["slug"], time_ms=1714564800) == "v1"
+    assert by_ms.timestamp_ms == 1714564800
+    assert samekey.derive_ulid(["slug"], time_ms=1714564800000) == samekey.derive_ulid(["slug"], time=T)
+    for bad in ({"time": T, "time_ms": 1}, {}):
+        with pytest.raises(TypeError):
+            samekey.derive_ulid(["slug"], **bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        samekey.derive_ulid(["slug"], time_ms=True)
+    with pytest.raises(TypeError):
+        samekey.derive_ulid(["slug"], time_ms=T)  # type: ignore[arg-type]
+    with pytest.raises(SamekeyError) as err:
+        samekey.derive_ulid(["slug"], time_ms=1.5)  # type: ignore[arg-type]
+    assert err.value.code == "invalid_timestamp"
+
+
 def test_a_missing_file_is_file_not_found_and_a_samekey_error(tmp_path: Path) -> None:
     missing = tmp_path / "nope.bin"
     with pytest.raises(FileNotFoundError) as err:

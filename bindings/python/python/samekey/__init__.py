@@ -91,15 +91,18 @@ def verify(
     ulid: Ulid | str,
     fields: Iterable[Field],
     *,
-    time: Time,
+    time: Time | None = None,
+    time_ms: int | None = None,
     namespace: str = "",
     accept: tuple[str, ...] | list[str] = ("v1",),
     secret: bytes | None = None,
 ) -> str:
     """Returns the scheme (of ``accept``, newest first) that derived ``ulid`` from these
     inputs, or raises ``SamekeyError`` with code ``identity_mismatch``: the guard that
-    refuses a write which would orphan the document stored under ``ulid``."""
-    return KeyRing.from_accept(list(accept)).verify_ulid(ulid, fields, time=time, namespace=namespace, secret=secret)
+    refuses a write which would orphan the document stored under ``ulid``. The time is
+    ``time=`` (an aware ``datetime`` or RFC 3339 text) or ``time_ms=`` (int milliseconds)."""
+    ring = KeyRing.from_accept(list(accept))
+    return ring.verify_ulid(ulid, fields, time=time, time_ms=time_ms, namespace=namespace, secret=secret)
 
 
 def json_default(value: object) -> object:
