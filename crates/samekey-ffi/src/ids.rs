@@ -34,11 +34,7 @@ pub extern "C" fn samekey_prepare_deriver(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let secret = if has_secret {
-            Some(bytes(secret, secret_len)?)
-        } else {
-            None
-        };
+        let secret = opt_bytes(secret, secret_len, has_secret)?;
         set(
             code,
             wire::prepare_deriver(c_str(scheme)?, text(namespace, namespace_len)?, secret)?,
@@ -254,11 +250,7 @@ pub extern "C" fn samekey_ring_revision_key(
         let codes = bytes(codes, count)?;
         let content = c_str(content_hash)?;
         let parent = opt_text(parent, parent_len, has_parent)?;
-        let secret = if has_secret {
-            Some(bytes(secret, secret_len)?)
-        } else {
-            None
-        };
+        let secret = opt_bytes(secret, secret_len, has_secret)?;
         write_text(
             key,
             72,

@@ -26,11 +26,7 @@ pub extern "C" fn samekey_revision_key(
         let scheme = opt_c_str(scheme)?;
         let content = c_str(content_hash)?;
         let parent = opt_text(parent, parent_len, has_parent)?;
-        let secret = if has_secret {
-            Some(bytes(secret, secret_len)?)
-        } else {
-            None
-        };
+        let secret = opt_bytes(secret, secret_len, has_secret)?;
         write_text(
             key,
             72,

@@ -87,6 +87,19 @@ pub(crate) fn alloc_bytes(dst: *mut *mut u8, dst_len: *mut usize, v: Vec<u8>) ->
     set(dst, Box::into_raw(boxed).cast::<u8>())
 }
 
+/// Bytes that are present when `present` (an optional secret: absent is not empty).
+pub(crate) fn opt_bytes<'a>(
+    ptr: *const u8,
+    len: usize,
+    present: bool,
+) -> Outcome<Option<&'a [u8]>> {
+    if present {
+        Ok(Some(bytes(ptr, len)?))
+    } else {
+        Ok(None)
+    }
+}
+
 pub(crate) fn opt_text<'a>(ptr: *const u8, len: usize, present: bool) -> Outcome<Option<&'a str>> {
     if present {
         Ok(Some(text(ptr, len)?))
