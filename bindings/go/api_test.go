@@ -210,3 +210,42 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// Batches big enough to be split over threads give the ids of one-by-one derivation, in
+// order, whatever the cap on threads; a failing row's error comes after the rows before it.
+func TestThreadedBatchEqualsSingle(t *testing.T) {
+	n := 2*ParallelMinRows + 3
+	times := make([]int64, n)
+	rows := make([][][]byte, n)
+	for i := range rows {
+		times[i] = 1714564800000 + int64(i)
+		rows[i] = Fields(fmt.Sprintf("post-%d", i), "en")
+	}
+	for _, scheme := range []Scheme{V1, V2} {
+		for _, threads := range []int{0, 1, 2} {
+			d, err := NewDeriver(Options{Scheme: scheme, Namespace: "posts", MaxThreads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			many, err := d.DeriveMany(times, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range []int{0, 1, ParallelMinRows, n - 1} {
+				one, _ := d.Derive(times[i], rows[i]...)
+				if many[i] != one {
+					t.Fatalf("%s threads=%d row %d", scheme, threads, i)
+				}
+			}
+		}
+	}
+	d, _ := NewDeriver(Options{Scheme: V2})
+	bad := append([]int64(nil), times...)
+	bad[n-2] = -1
+	if _, err := d.DeriveMany(bad, rows); !errors.Is(err, ErrTimestampOutOfRange) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := NewDeriver(Options{MaxThreads: -1}); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -152,7 +152,14 @@ type Options struct {
 	Scheme    Scheme // V1 when empty; V2; V0 (legacy)
 	Namespace string
 	Secret    []byte // nil: not keyed
+	// MaxThreads caps the threads of a Deriver's DeriveMany and DeriveManyText, which
+	// split batches of ParallelMinRows rows or more over the cores; 0 is one per core.
+	MaxThreads int
 }
+
+// ParallelMinRows is the smallest batch that DeriveMany splits over threads: below it,
+// starting threads costs more than it saves.
+var ParallelMinRows = int(C.samekey_parallel_min_rows())
 
 // Fields converts text fields to the byte fields the derivations take.
 func Fields(texts ...string) [][]byte {
@@ -251,9 +258,10 @@ func ULIDMessage(opts Options, fields ...[]byte) ([]byte, error) {
 // Deriver derives ids for one scheme, namespace and secret, checked once; safe for
 // concurrent use.
 type Deriver struct {
-	code      [1]byte
-	namespace string
-	secret    []byte
+	code       [1]byte
+	namespace  string
+	secret     []byte
+	maxThreads int
 }
 
 // NewDeriver checks the settings (scheme, v0 limits, empty secret) once.
@@ -261,6 +269,9 @@ func NewDeriver(opts Options) (*Deriver, error) {
 	scheme := opts.Scheme
 	if scheme == "" {
 		scheme = V1
+	}
+	if opts.MaxThreads < 0 {
+		return nil, newError("invalid_argument", "MaxThreads must be 0 (one per core) or more")
 	}
 	cs := cString(string(scheme))
 	defer free(cs)
@@ -273,7 +284,8 @@ func NewDeriver(opts Options) (*Deriver, error) {
 		return nil, err
 	}
 	// A copy: a caller reusing its secret slice must not change the deriver's ids.
-	return &Deriver{code: [1]byte{byte(code)}, namespace: opts.Namespace, secret: cloneBytes(opts.Secret)}, nil
+	return &Deriver{code: [1]byte{byte(code)}, namespace: opts.Namespace, secret: cloneBytes(opts.Secret),
+		maxThreads: opts.MaxThreads}, nil
 }
 
 func cloneBytes(b []byte) []byte {
@@ -305,7 +317,7 @@ func (d *Deriver) DeriveManyText(ms []int64, rows [][][]byte) ([]string, error) 
 	buf := make([]byte, 26*len(rows))
 	var msg *C.char
 	err = status(C.samekey_derive_many_text(bytesPtr(packed), C.size_t(len(packed)), C.size_t(width),
-		(*C.int64_t)(unsafe.Pointer(&ms[0])), C.size_t(len(ms)), (*C.char)(unsafe.Pointer(&buf[0])), &msg), msg)
+		(*C.int64_t)(unsafe.Pointer(&ms[0])), C.size_t(len(ms)), C.size_t(d.maxThreads), (*C.char)(unsafe.Pointer(&buf[0])), &msg), msg)
 	if err != nil {
 		return nil, err
 	}
@@ -357,6 +369,6 @@ func (d *Deriver) DeriveMany(ms []int64, rows [][][]byte) ([]ULID, error) {
 	out := make([]ULID, len(rows))
 	var msg *C.char
 	err = status(C.samekey_derive_many(bytesPtr(packed), C.size_t(len(packed)), C.size_t(width),
-		(*C.int64_t)(unsafe.Pointer(&ms[0])), C.size_t(len(ms)), (*C.uint8_t)(unsafe.Pointer(&out[0])), &msg), msg)
+		(*C.int64_t)(unsafe.Pointer(&ms[0])), C.size_t(len(ms)), C.size_t(d.maxThreads), (*C.uint8_t)(unsafe.Pointer(&out[0])), &msg), msg)
 	return out, err
 }

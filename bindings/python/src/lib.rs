@@ -17,6 +17,7 @@ fn _samekey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SELFTEST_VECTORS", samekey::SELFTEST_VECTORS)?;
     m.add("ERROR_CODES", samekey::Error::CODES.to_vec())?;
     m.add("MAX_TIMESTAMP_MS", samekey::timestamp::MAX_MS)?;
+    m.add("PARALLEL_MIN_ROWS", samekey::PARALLEL_MIN_ROWS)?;
     m.add_class::<ulid::PyUlid>()?;
     m.add_class::<ulid::PyUlidDeriver>()?;
     m.add_class::<content::PyContentHasher>()?;

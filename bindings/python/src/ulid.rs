@@ -1,5 +1,8 @@
 //! `samekey.Ulid`, `samekey.UlidDeriver` and `derive_ulid`.
 
+use std::num::NonZeroUsize;
+
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 use samekey::{Error, Ulid, UlidDeriver};
@@ -190,15 +193,24 @@ impl PyUlidDeriver {
     }
 
     /// Ids of many rows given as columns: `derive_many(times, slugs, langs)`. Returns a
-    /// list of `Ulid`, or of `str` with `as_str=True`. The hashing runs without the GIL.
-    #[pyo3(signature = (times, *columns, as_str = false))]
+    /// list of `Ulid`, or of `str` with `as_str=True`. The hashing runs without the GIL,
+    /// on up to `threads` threads (default: every core) for batches of
+    /// `PARALLEL_MIN_ROWS` rows or more.
+    #[pyo3(signature = (times, *columns, as_str = false, threads = None))]
     fn derive_many<'py>(
         &self,
         py: Python<'py>,
         times: &Bound<'py, PyAny>,
         columns: Vec<Bound<'py, PyAny>>,
         as_str: bool,
+        threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
+        let threads = match threads {
+            None => None,
+            Some(n) => Some(NonZeroUsize::new(n).ok_or_else(|| {
+                PyValueError::new_err("threads must be at least 1 (None: every core)")
+            })?),
+        };
         if columns.is_empty() {
             return Err(Error::NoFields).py(py);
         }
@@ -230,11 +242,10 @@ impl PyUlidDeriver {
         let deriver = &self.inner;
         let ids = py
             .detach(|| {
-                times
-                    .iter()
-                    .zip(fields.chunks_exact(width))
-                    .map(|(&t, row)| deriver.derive(t, row))
-                    .collect::<Result<Vec<_>, _>>()
+                let mut ids = Vec::with_capacity(n);
+                deriver
+                    .derive_batch(&times, &fields, width, threads, &mut ids)
+                    .map(|()| ids)
             })
             .py(py)?;
         output(py, ids, as_str)

@@ -142,3 +142,17 @@ def test_batch_equals_one_by_one() -> None:
     assert e.value.code == "no_fields"
     with pytest.raises(KeyError):
         d.derive_records([{"slug": "a"}], time="at", fields=["slug"])
+
+
+@pytest.mark.parametrize("scheme", ["v1", "v2"])
+def test_threaded_batch_equals_one_by_one_in_order(scheme: str) -> None:
+    n = samekey.PARALLEL_MIN_ROWS * 2 + 3
+    times = [T_MS + i for i in range(n)]
+    slugs = [f"post-{i}" for i in range(n)]
+    d = samekey.UlidDeriver(scheme, "posts")
+    want = [d.derive([s], time_ms=t) for t, s in zip(times, slugs)]
+    assert d.derive_many(times, slugs) == want
+    assert d.derive_many(times, slugs, threads=1) == want
+    assert d.derive_many(times, slugs, threads=2, as_str=True) == [str(u) for u in want]
+    with pytest.raises(ValueError, match="threads"):
+        d.derive_many(times, slugs, threads=0)

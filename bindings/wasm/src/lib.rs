@@ -87,7 +87,13 @@ pub fn derive_packed(packed: &[u8], time_ms: f64) -> Result<String> {
 
 #[wasm_bindgen(js_name = deriveManyPacked)]
 pub fn derive_many_packed(packed: &[u8], width: u32, times_ms: &[f64]) -> Result<String> {
-    js(wire::derive_many_js_ms(packed, width as usize, times_ms))
+    // No threads in WebAssembly: the core runs the batch on this thread.
+    js(wire::derive_many_js_ms(
+        packed,
+        width as usize,
+        times_ms,
+        None,
+    ))
 }
 
 #[wasm_bindgen(js_name = ulidMessagePacked)]

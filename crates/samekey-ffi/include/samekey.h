@@ -60,6 +60,12 @@ const char *samekey_version(void);
 uint32_t samekey_json_max_depth(void);
 
 /**
+ * The smallest batch that `samekey_derive_many` splits over threads
+ * (samekey::PARALLEL_MIN_ROWS).
+ */
+size_t samekey_parallel_min_rows(void);
+
+/**
  * The largest integer magnitude the core accepts in JSON, 2^53-1 (samekey::MAX_SAFE_INTEGER).
  */
 int64_t samekey_json_max_safe_integer(void);
@@ -130,13 +136,15 @@ enum SamekeyStatus samekey_derive(const uint8_t *packed,
                                   char **error);
 
 /**
- * The ids of `rows` rows of `width` packed fields, 16 bytes each into `ids`.
+ * The ids of `rows` rows of `width` packed fields, 16 bytes each into `ids`, on up to
+ * `max_threads` threads (0: one per core) for batches of `PARALLEL_MIN_ROWS` rows or more.
  */
 enum SamekeyStatus samekey_derive_many(const uint8_t *packed,
                                        size_t packed_len,
                                        size_t width,
                                        const int64_t *times_ms,
                                        size_t rows,
+                                       size_t max_threads,
                                        uint8_t *ids,
                                        char **error);
 
@@ -149,6 +157,7 @@ enum SamekeyStatus samekey_derive_many_text(const uint8_t *packed,
                                             size_t width,
                                             const int64_t *times_ms,
                                             size_t rows,
+                                            size_t max_threads,
                                             char *texts,
                                             char **error);
 

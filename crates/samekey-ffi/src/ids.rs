@@ -42,13 +42,16 @@ pub extern "C" fn samekey_prepare_deriver(
     })
 }
 
-/// Derives `rows` rows of `width` packed fields, handing each id to `write` in order.
+/// Derives `rows` rows of `width` packed fields on up to `max_threads` threads (0: every
+/// core), handing each id to `write` in order.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn derive_rows(
     packed: *const u8,
     packed_len: usize,
     width: usize,
     times_ms: *const i64,
     rows: usize,
+    max_threads: usize,
     mut write: impl FnMut(Ulid),
 ) -> Outcome {
     if times_ms.is_null() && rows > 0 {
@@ -67,6 +70,7 @@ pub(crate) fn derive_rows(
         bytes(packed, packed_len)?,
         width,
         checked,
+        std::num::NonZeroUsize::new(max_threads),
         &mut write,
     )?)
 }
@@ -87,7 +91,8 @@ pub extern "C" fn samekey_derive(
     })
 }
 
-/// The ids of `rows` rows of `width` packed fields, 16 bytes each into `ids`.
+/// The ids of `rows` rows of `width` packed fields, 16 bytes each into `ids`, on up to
+/// `max_threads` threads (0: one per core) for batches of `PARALLEL_MIN_ROWS` rows or more.
 #[no_mangle]
 pub extern "C" fn samekey_derive_many(
     packed: *const u8,
@@ -95,16 +100,25 @@ pub extern "C" fn samekey_derive_many(
     width: usize,
     times_ms: *const i64,
     rows: usize,
+    max_threads: usize,
     ids: *mut u8,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
         let dst = out(ids, 16 * rows)?;
         let mut at = 0;
-        derive_rows(packed, packed_len, width, times_ms, rows, |id| {
-            dst[at..at + 16].copy_from_slice(id.as_bytes());
-            at += 16;
-        })
+        derive_rows(
+            packed,
+            packed_len,
+            width,
+            times_ms,
+            rows,
+            max_threads,
+            |id| {
+                dst[at..at + 16].copy_from_slice(id.as_bytes());
+                at += 16;
+            },
+        )
     })
 }
 
@@ -117,16 +131,25 @@ pub extern "C" fn samekey_derive_many_text(
     width: usize,
     times_ms: *const i64,
     rows: usize,
+    max_threads: usize,
     texts: *mut c_char,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
         let dst = out(texts.cast::<u8>(), 26 * rows)?;
         let mut at = 0;
-        derive_rows(packed, packed_len, width, times_ms, rows, |id| {
-            dst[at..at + 26].copy_from_slice(&id.to_text_bytes());
-            at += 26;
-        })
+        derive_rows(
+            packed,
+            packed_len,
+            width,
+            times_ms,
+            rows,
+            max_threads,
+            |id| {
+                dst[at..at + 26].copy_from_slice(&id.to_text_bytes());
+                at += 26;
+            },
+        )
     })
 }
 

@@ -43,6 +43,13 @@ pub extern "C" fn samekey_json_max_depth() -> u32 {
     samekey::MAX_DEPTH as u32
 }
 
+/// The smallest batch that `samekey_derive_many` splits over threads
+/// (samekey::PARALLEL_MIN_ROWS).
+#[no_mangle]
+pub extern "C" fn samekey_parallel_min_rows() -> usize {
+    samekey::PARALLEL_MIN_ROWS
+}
+
 /// The largest integer magnitude the core accepts in JSON, 2^53-1 (samekey::MAX_SAFE_INTEGER).
 #[no_mangle]
 pub extern "C" fn samekey_json_max_safe_integer() -> i64 {

@@ -2,6 +2,7 @@
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::num::NonZeroUsize;
 
 use samekey::timestamp::Millis;
 use samekey::{Error, KeyRing, Scheme, Ulid, UlidDeriver};
@@ -58,11 +59,16 @@ pub fn derive_ascii_js_ms(packed: &[u8], time_ms: f64) -> Result<[u8; 26]> {
     Ok(derive_ms(packed, Millis::from_f64(time_ms)?)?.to_text_bytes())
 }
 
-/// The ids of rows of `width` fields each, one per time, handed to `out` in order.
+/// The ids of rows of `width` fields each, one per time, handed to `out` in order, over
+/// up to `max_threads` threads (`None`: every core; see [`samekey::PARALLEL_MIN_ROWS`]).
+/// Rows are read first, without copying, up to the first whose fields or time cannot be
+/// read; the rows before it are derived as one batch, and its error comes after theirs:
+/// the same error, after the same ids, as row by row.
 pub fn derive_many_ms(
     packed: &[u8],
     width: usize,
     times: impl IntoIterator<Item = core::result::Result<u64, Error>>,
+    max_threads: Option<NonZeroUsize>,
     mut out: impl FnMut(Ulid),
 ) -> Result<()> {
     if width == 0 {
@@ -70,24 +76,40 @@ pub fn derive_many_ms(
     }
     let mut r = Request::parse(packed)?;
     let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
-    let mut row = Vec::with_capacity(width);
+    let (mut ts, mut fields) = (Vec::new(), Vec::new());
+    let mut unread = Ok(());
     for t in times {
-        row.clear();
-        for _ in 0..width {
-            row.push(r.item()?);
+        let row: Result<Vec<&[u8]>> = (0..width).map(|_| r.item()).collect();
+        match row.and_then(|row| Ok((t?, row))) {
+            Ok((t, row)) => {
+                ts.push(t);
+                fields.extend(row);
+            }
+            Err(e) => {
+                unread = Err(e);
+                break;
+            }
         }
-        out(deriver.derive(t?, &row)?);
     }
-    Ok(())
+    let mut ids = Vec::with_capacity(ts.len());
+    let derived = deriver.derive_batch(&ts, &fields, width, max_threads, &mut ids);
+    ids.into_iter().for_each(&mut out);
+    derived?;
+    unread
 }
 
 /// The ids of `times.len()` rows of `width` fields, as one string of 26-character ULIDs.
-pub fn derive_many_js_ms(packed: &[u8], width: usize, times_ms: &[f64]) -> Result<String> {
+pub fn derive_many_js_ms(
+    packed: &[u8],
+    width: usize,
+    times_ms: &[f64],
+    max_threads: Option<NonZeroUsize>,
+) -> Result<String> {
     let mut out = Vec::with_capacity(26 * times_ms.len());
     let times = times_ms
         .iter()
         .map(|&t| samekey::timestamp::from_millis_f64(t));
-    derive_many_ms(packed, width, times, |id| {
+    derive_many_ms(packed, width, times, max_threads, |id| {
         out.extend_from_slice(&id.to_text_bytes())
     })?;
     String::from_utf8(out).map_err(|_| WireError::Malformed("non-ASCII ULID text"))
@@ -104,6 +126,7 @@ pub fn derive_many_utf16_js_ms(
     times_ms: &[f64],
     units: &[u16],
     lengths: &[u32],
+    max_threads: Option<NonZeroUsize>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
     if width == 0 {
@@ -114,61 +137,83 @@ pub fn derive_many_utf16_js_ms(
     }
     let r = Request::parse(packed)?;
     let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
-    out.reserve(26 * times_ms.len());
-    let (mut utf8, mut ends) = (Vec::new(), Vec::with_capacity(width));
+    // Every row's text as UTF-8 first (field ends in `ends`), up to the first row that
+    // cannot be converted; then the rows before it as one batch, then its error.
+    let (mut utf8, mut ends, mut ts) = (Vec::new(), Vec::with_capacity(lengths.len()), Vec::new());
     let mut at = 0usize;
+    let mut unread = Ok(());
     for (row, &t) in lengths.chunks_exact(width).zip(times_ms) {
-        let row_len = row
-            .iter()
-            .fold(0usize, |a, &n| a.saturating_add(n as usize));
-        let text = units
-            .get(at..at.saturating_add(row_len))
-            .ok_or(WireError::Malformed("the lengths exceed the text"))?;
-        at += row_len;
-        utf8.clear();
-        ends.clear();
-        // A fold without early exit, which compiles to vector instructions.
-        if text.iter().fold(0, |any, &u| any | u) < 0x80 {
-            // ASCII: one narrowing copy of the row, and UTF-8 offsets equal UTF-16 ones.
-            utf8.extend(text.iter().map(|&u| u as u8));
-            let mut end = 0;
-            ends.extend(row.iter().map(|&n| {
-                end += n as usize;
-                end
-            }));
-        } else {
-            // Field by field, so that a surrogate pair split across two fields is an error.
-            let mut start = 0;
-            for &n in row {
-                samekey::text::push_utf16(&text[start..start + n as usize], &mut utf8)?;
-                ends.push(utf8.len());
-                start += n as usize;
+        match utf8_row(&units[at.min(units.len())..], row, &mut utf8, &mut ends)
+            .and_then(|used| Ok((used, samekey::timestamp::from_millis_f64(t)?)))
+        {
+            Ok((used, t)) => {
+                at += used;
+                ts.push(t);
+            }
+            Err(e) => {
+                unread = Err(e);
+                break;
             }
         }
-        // Rows of up to 4 fields (nearly all) slice the buffer without allocating.
-        let mut few: [&[u8]; 4] = [&[]; 4];
-        let mut many: Vec<&[u8]> = Vec::new();
-        let mut start = 0;
-        for (i, &end) in ends.iter().enumerate() {
-            if width <= few.len() {
-                few[i] = &utf8[start..end];
-            } else {
-                many.push(&utf8[start..end]);
-            }
+    }
+    ends.truncate(ts.len() * width);
+    let mut start = 0;
+    let fields: Vec<&[u8]> = ends
+        .iter()
+        .map(|&end| {
+            let field = &utf8[start..end];
             start = end;
-        }
-        let fields = if width <= few.len() {
-            &few[..width]
-        } else {
-            &many[..]
-        };
-        let id = deriver.derive(samekey::timestamp::from_millis_f64(t)?, fields)?;
+            field
+        })
+        .collect();
+    let mut ids = Vec::with_capacity(ts.len());
+    let derived = deriver.derive_batch(&ts, &fields, width, max_threads, &mut ids);
+    out.reserve(26 * ids.len());
+    for id in &ids {
         out.extend_from_slice(&id.to_text_bytes());
     }
+    derived?;
+    unread?;
     if at != units.len() {
         return Err(WireError::Malformed("the text is longer than its lengths"));
     }
     Ok(())
+}
+
+/// Appends one row's fields, the first units of `units`, to `utf8` as UTF-8 and each
+/// field's end to `ends`; returns how many units the row used.
+fn utf8_row(
+    units: &[u16],
+    row: &[u32],
+    utf8: &mut Vec<u8>,
+    ends: &mut Vec<usize>,
+) -> Result<usize> {
+    let row_len = row
+        .iter()
+        .fold(0usize, |a, &n| a.saturating_add(n as usize));
+    let text = units
+        .get(..row_len)
+        .ok_or(WireError::Malformed("the lengths exceed the text"))?;
+    // A fold without early exit, which compiles to vector instructions.
+    if text.iter().fold(0, |any, &u| any | u) < 0x80 {
+        // ASCII: one narrowing copy of the row, and UTF-8 offsets equal UTF-16 ones.
+        let base = utf8.len();
+        utf8.extend(text.iter().map(|&u| u as u8));
+        let mut end = base;
+        ends.extend(row.iter().map(|&n| {
+            end += n as usize;
+            end
+        }));
+    } else {
+        // Field by field, so that a surrogate pair split across two fields is an error.
+        let mut start = 0;
+        for &n in row {
+            samekey::text::push_utf16(&text[start..start + n as usize], utf8)?;
+            ends.push(utf8.len());
+            start += n as usize;
+        }
+    }
+    Ok(row_len)
 }
 
 /// The exact bytes hashed for a request's id (spec §4.2, §4.3).

@@ -95,11 +95,11 @@ mod tests {
         }
         let batch_text = |settings: &[u8], width, times: &[f64], text: &[u16], lengths: &[u32]| {
             let mut out = b"kept ".to_vec();
-            derive_many_utf16_js_ms(settings, width, times, text, lengths, &mut out)?;
+            derive_many_utf16_js_ms(settings, width, times, text, lengths, None, &mut out)?;
             let out = String::from_utf8(out).unwrap();
             Ok::<_, WireError>(out.strip_prefix("kept ").unwrap().to_string())
         };
-        let want = derive_many_js_ms(&packed, 2, &times).unwrap();
+        let want = derive_many_js_ms(&packed, 2, &times, None).unwrap();
         assert_eq!(
             batch_text(&settings, 2, &times, &text, &lengths).unwrap(),
             want

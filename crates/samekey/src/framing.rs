@@ -4,17 +4,10 @@
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
-use crate::scheme::HashState;
 
 /// Where framed bytes go: a hash state when deriving, a buffer when explaining.
 pub(crate) trait Sink {
     fn put(&mut self, bytes: &[u8]);
-}
-
-impl Sink for HashState {
-    fn put(&mut self, bytes: &[u8]) {
-        self.update(bytes);
-    }
 }
 
 impl Sink for sha2::Sha256 {
@@ -47,10 +40,12 @@ pub(crate) fn enc(sink: &mut impl Sink, bytes: &[u8]) -> Result<()> {
 
 /// The ULID message after the tag block: `enc(namespace) || u32be(n) || enc(f1) .. enc(fn)`.
 /// Split in two so the namespace part can be absorbed once for many derivations.
+#[inline]
 pub(crate) fn ulid_namespace(sink: &mut impl Sink, namespace: &[u8]) -> Result<()> {
     enc(sink, namespace)
 }
 
+#[inline]
 pub(crate) fn ulid_fields<F: AsRef<[u8]>>(sink: &mut impl Sink, fields: &[F]) -> Result<()> {
     if fields.is_empty() {
         return Err(Error::NoFields);
@@ -64,6 +59,7 @@ pub(crate) fn ulid_fields<F: AsRef<[u8]>>(sink: &mut impl Sink, fields: &[F]) ->
 }
 
 /// Fails before anything is absorbed, so a hash state is never left half-written.
+#[inline]
 fn check_lengths<F: AsRef<[u8]>>(fields: &[F]) -> Result<()> {
     for f in fields {
         u32be(f.as_ref().len())?;

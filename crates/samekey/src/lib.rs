@@ -22,7 +22,8 @@
 //! - `serde`: `Serialize`/`Deserialize` for [`Ulid`], [`ContentHash`], [`RevisionKey`],
 //!   [`Key`] and [`Scheme`], as their one canonical text.
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+// Denied, not forbidden: `tagged/avx2.rs` alone calls vector intrinsics.
+#![deny(unsafe_code)]
 #![warn(missing_debug_implementations)]
 #![warn(missing_docs)]
 
@@ -31,6 +32,7 @@ extern crate alloc;
 #[macro_use]
 mod text_serde;
 
+mod batch;
 mod content;
 #[cfg(feature = "std")]
 mod content_file;
@@ -46,11 +48,12 @@ mod keyring;
 mod number;
 mod revision;
 mod scheme;
-mod short_sha256;
+mod tagged;
 pub mod text;
 pub mod timestamp;
 mod ulid;
 
+pub use batch::PARALLEL_MIN_ROWS;
 pub use content::{content_hash, ContentHash, ContentHasher};
 #[cfg(feature = "std")]
 pub use content::{content_hash_reader, content_hash_reader_with_progress};

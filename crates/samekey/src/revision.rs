@@ -7,8 +7,10 @@ use core::str::FromStr;
 use crate::content::ContentHash;
 use crate::error::{Error, Result};
 use crate::framing;
+use crate::framing::Sink;
 use crate::hex;
-use crate::scheme::{HashState, Purpose, Scheme};
+use crate::scheme::{Purpose, Scheme};
+use crate::tagged::{Message, Midstate};
 
 /// `rev:<scheme>:<64 lowercase hex>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -104,12 +106,26 @@ pub fn derive_revision(
     secret: Option<&[u8]>,
 ) -> Result<RevisionKey> {
     check_inputs(scheme, parent, content, secret)?;
-    let mut state = HashState::tagged(scheme, Purpose::Revision, secret)?;
-    framing::revision_body(&mut state, parent, content.as_bytes())?;
+    let state = Midstate::new(scheme, Purpose::Revision, secret)?;
     Ok(RevisionKey {
         scheme,
-        digest: state.finalize(),
+        digest: state.digest(&Body {
+            parent,
+            content: content.as_bytes(),
+        })?,
     })
+}
+
+/// The revision message after the tag block (spec §7.2).
+struct Body<'a> {
+    parent: Option<&'a str>,
+    content: &'a [u8; 32],
+}
+
+impl Message for Body<'_> {
+    fn frame<S: Sink>(&self, sink: &mut S) -> Result<()> {
+        framing::revision_body(sink, self.parent, self.content)
+    }
 }
 
 /// The exact bytes hashed for a revision key (tag block included).

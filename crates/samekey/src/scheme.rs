@@ -152,13 +152,6 @@ impl HashState {
         })
     }
 
-    /// A hash of `scheme` that has already absorbed `block(tag)`.
-    pub(crate) fn tagged(scheme: Scheme, purpose: Purpose, secret: Option<&[u8]>) -> Result<Self> {
-        let mut state = HashState::new(scheme, secret)?;
-        state.update(&tag_block(scheme, purpose));
-        Ok(state)
-    }
-
     pub(crate) fn update(&mut self, bytes: &[u8]) {
         match self {
             HashState::Sha256(h) => Digest::update(h, bytes),

@@ -7,9 +7,9 @@ use core::str::FromStr;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::framing;
-use crate::scheme::{HashState, Purpose, Scheme};
-use crate::short_sha256::{self, ShortSha256};
+use crate::framing::{self, Sink};
+use crate::scheme::{Purpose, Scheme};
+use crate::tagged::{Message, Midstate};
 use crate::timestamp;
 
 const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -142,17 +142,29 @@ text_serde!(Ulid);
 #[derive(Clone)]
 pub struct UlidDeriver {
     scheme: Scheme,
-    prefix: Prefix,
+    pub(crate) prefix: Prefix,
 }
 
 #[derive(Clone)]
-enum Prefix {
+pub(crate) enum Prefix {
     /// v0: nothing precedes the fields.
     Legacy,
-    /// Unkeyed v1: the namespace, hashed with the fields by [`ShortSha256`].
-    Short(String),
-    /// Every other scheme: a hash state that has absorbed the tag and namespace.
-    State(HashState),
+    /// v1 and v2: the state after the tag block, and the namespace framed before the fields.
+    Tagged { state: Midstate, namespace: String },
+}
+
+/// The ULID message after the tag block (spec §4.3).
+pub(crate) struct Fields<'a, F> {
+    pub(crate) namespace: &'a [u8],
+    pub(crate) fields: &'a [F],
+}
+
+impl<F: AsRef<[u8]>> Message for Fields<'_, F> {
+    #[inline(always)]
+    fn frame<S: Sink>(&self, sink: &mut S) -> Result<()> {
+        framing::ulid_namespace(sink, self.namespace)?;
+        framing::ulid_fields(sink, self.fields)
+    }
 }
 
 /// Checks 1 to 5 of spec §4.4 (all but the timestamp and fields) without preparing
@@ -201,21 +213,13 @@ impl crate::timestamp::Millis {
 impl UlidDeriver {
     /// A deriver for one scheme, namespace and secret, checked and prepared once (spec §4.4).
     pub fn new(scheme: Scheme, namespace: &str, secret: Option<&[u8]>) -> Result<Self> {
-        let prefix = match (scheme, secret) {
-            (Scheme::V0, Some(_)) => return Err(Error::SecretNotSupported),
-            (Scheme::V0, None) if !namespace.is_empty() => {
-                return Err(Error::NamespaceNotSupported)
-            }
-            (Scheme::V0, None) => Prefix::Legacy,
-            (Scheme::V1, None) => {
-                framing::u32be(namespace.len())?;
-                Prefix::Short(namespace.into())
-            }
-            _ => {
-                let mut state = HashState::tagged(scheme, Purpose::Ulid, secret)?;
-                framing::ulid_namespace(&mut state, namespace.as_bytes())?;
-                Prefix::State(state)
-            }
+        check_ulid_inputs(scheme, namespace, secret)?;
+        let prefix = match scheme {
+            Scheme::V0 => Prefix::Legacy,
+            _ => Prefix::Tagged {
+                state: Midstate::new(scheme, Purpose::Ulid, secret)?,
+                namespace: namespace.into(),
+            },
         };
         Ok(UlidDeriver { scheme, prefix })
     }
@@ -226,12 +230,15 @@ impl UlidDeriver {
     }
 
     /// The id of `fields` at `timestamp_ms` (spec §4.5).
+    #[inline]
     pub fn derive<F: AsRef<[u8]>>(&self, timestamp_ms: u64, fields: &[F]) -> Result<Ulid> {
         let t = timestamp::check_ms(timestamp_ms)?;
         let digest = match &self.prefix {
             Prefix::Legacy => v0_digest(fields)?,
-            Prefix::Short(ns) => short_v1_digest(ns, fields)?,
-            Prefix::State(state) => state_digest(state.clone(), fields)?,
+            Prefix::Tagged { state, namespace } => state.digest(&Fields {
+                namespace: namespace.as_bytes(),
+                fields,
+            })?,
         };
         Ok(assemble(t, &digest))
     }
@@ -243,28 +250,7 @@ fn v0_digest<F: AsRef<[u8]>>(fields: &[F]) -> Result<[u8; 32]> {
     Ok(h.finalize().into())
 }
 
-fn short_v1_digest<F: AsRef<[u8]>>(namespace: &str, fields: &[F]) -> Result<[u8; 32]> {
-    let mut h = ShortSha256::new();
-    framing::ulid_namespace(&mut h, namespace.as_bytes())?;
-    framing::ulid_fields(&mut h, fields)?;
-    if let Some(digest) = h.finish(Purpose::Ulid) {
-        return Ok(digest);
-    }
-    // Framing succeeded above, so it cannot fail the second time.
-    let mut framed = Ok(());
-    let digest = short_sha256::long(Purpose::Ulid, |h| {
-        framed = framing::ulid_namespace(h, namespace.as_bytes())
-            .and_then(|()| framing::ulid_fields(h, fields));
-    });
-    framed.map(|()| digest)
-}
-
-fn state_digest<F: AsRef<[u8]>>(mut state: HashState, fields: &[F]) -> Result<[u8; 32]> {
-    framing::ulid_fields(&mut state, fields)?;
-    Ok(state.finalize())
-}
-
-fn assemble(t: u64, digest: &[u8; 32]) -> Ulid {
+pub(crate) fn assemble(t: u64, digest: &[u8; 32]) -> Ulid {
     // As one 128-bit word rather than two byte copies: the text encoder reads the id back
     // as whole words, which a CPU cannot forward from narrower stores without a stall.
     let mut first = [0u8; 16];
@@ -290,19 +276,25 @@ pub fn derive_ulid<F: AsRef<[u8]>>(
     fields: &[F],
     secret: Option<&[u8]>,
 ) -> Result<Ulid> {
-    // The single-call hot path: no allocation for unkeyed v1, no clone of a state.
-    if let (Scheme::V1, None) = (scheme, secret) {
-        framing::u32be(namespace.len())?;
-        let t = timestamp::check_ms(timestamp_ms)?;
-        return Ok(assemble(t, &short_v1_digest(namespace, fields)?));
+    if scheme == Scheme::V0 {
+        return UlidDeriver::new(scheme, namespace, secret)?.derive(timestamp_ms, fields);
     }
-    let deriver = UlidDeriver::new(scheme, namespace, secret)?;
+    // No deriver: an unkeyed state is a constant, and the namespace need not be copied.
+    check_ulid_inputs(scheme, namespace, secret)?;
     let t = timestamp::check_ms(timestamp_ms)?;
-    let digest = match deriver.prefix {
-        Prefix::State(state) => state_digest(state, fields)?,
-        _ => return deriver.derive(t, fields),
+    let keyed;
+    let state = match secret {
+        None => Midstate::unkeyed(scheme, Purpose::Ulid),
+        Some(_) => {
+            keyed = Midstate::new(scheme, Purpose::Ulid, secret)?;
+            &keyed
+        }
     };
-    Ok(assemble(t, &digest))
+    let message = Fields {
+        namespace: namespace.as_bytes(),
+        fields,
+    };
+    Ok(assemble(t, &state.digest(&message)?))
 }
 
 /// The exact bytes that are hashed for a ULID (the tag block included), for debugging

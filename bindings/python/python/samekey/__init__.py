@@ -20,6 +20,7 @@ from samekey._errors import SamekeyError, SamekeyIOError, SecondsWarning
 from samekey._samekey import (
     ERROR_CODES,
     MAX_TIMESTAMP_MS,
+    PARALLEL_MIN_ROWS,
     ContentHasher,
     KeyRing,
     Ulid,
@@ -47,6 +48,7 @@ __version__ = _core_version
 __all__ = [
     "ERROR_CODES",
     "MAX_TIMESTAMP_MS",
+    "PARALLEL_MIN_ROWS",
     "ContentHasher",
     "KeyRing",
     "ParsedKey",

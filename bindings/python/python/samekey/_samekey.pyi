@@ -16,6 +16,7 @@ __all__ = [
     "SELFTEST_VECTORS",
     "ERROR_CODES",
     "MAX_TIMESTAMP_MS",
+    "PARALLEL_MIN_ROWS",
     "Ulid",
     "UlidDeriver",
     "ContentHasher",
@@ -38,6 +39,7 @@ __version__: str
 SELFTEST_VECTORS: str
 ERROR_CODES: list[str]
 MAX_TIMESTAMP_MS: int
+PARALLEL_MIN_ROWS: int
 
 @final
 class Ulid:
@@ -73,11 +75,17 @@ class UlidDeriver:
     def scheme(self) -> str: ...
     def derive(self, fields: Iterable[Field], *, time: Time | None = None, time_ms: int | None = None) -> Ulid: ...
     @overload
-    def derive_many(self, times: Iterable[Time], *columns: Iterable[Field], as_str: Literal[False] = False) -> list[Ulid]: ...
+    def derive_many(
+        self, times: Iterable[Time], *columns: Iterable[Field], as_str: Literal[False] = False, threads: int | None = None
+    ) -> list[Ulid]: ...
     @overload
-    def derive_many(self, times: Iterable[Time], *columns: Iterable[Field], as_str: Literal[True]) -> list[str]: ...
+    def derive_many(
+        self, times: Iterable[Time], *columns: Iterable[Field], as_str: Literal[True], threads: int | None = None
+    ) -> list[str]: ...
     @overload
-    def derive_many(self, times: Iterable[Time], *columns: Iterable[Field], as_str: bool) -> list[Ulid] | list[str]: ...
+    def derive_many(
+        self, times: Iterable[Time], *columns: Iterable[Field], as_str: bool, threads: int | None = None
+    ) -> list[Ulid] | list[str]: ...
     @overload
     def derive_records(
         self, records: Iterable[Mapping[str, object]], *, time: str, fields: Sequence[str], as_str: Literal[False] = False

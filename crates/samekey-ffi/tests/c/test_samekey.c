@@ -71,7 +71,7 @@ int main(void) {
   at = put_item(rows, at, "", 0);
   for (int i = 0; i < 3; i++) at = put_item(rows, at, "row", 3);
   uint8_t many[48];
-  CHECK(samekey_derive_many(rows, at, 1, times, 3, many, &error) == SAMEKEY_STATUS_OK);
+  CHECK(samekey_derive_many(rows, at, 1, times, 3, 0, many, &error) == SAMEKEY_STATUS_OK);
   const char *one[] = {"row"};
   size_t one_len = pack(buf, code, "", one, 1);
   CHECK(samekey_derive(buf, one_len, 3, id2, &error) == SAMEKEY_STATUS_OK && memcmp(many + 32, id2, 16) == 0);
