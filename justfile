@@ -413,6 +413,7 @@ bench-rust:
     cargo bench -p samekey --bench derive -- --warm-up-time 2 --measurement-time 5
     python3 scripts/bench_table.py target/criterion ulid
     cargo bench -p samekey --bench ulid_vs_floor
+    cargo bench -p samekey --bench batch_threads
     cargo bench -p samekey --bench content
 
 # Instructions per ULID derivation under callgrind: repeatable on a noisy machine.
