@@ -78,7 +78,7 @@ fn batch(d: &UlidDeriver, p: &Prepared, rows: usize, threads: Option<usize>) {
     black_box(out);
 }
 
-const VARIANTS: [Variant; 15] = [
+const VARIANTS: [Variant; 16] = [
     single("floor sha256(slug:lang)", |_| {
         black_box(common::floor());
     }),
@@ -114,6 +114,12 @@ const VARIANTS: [Variant; 15] = [
         ids: BATCH,
         threaded: false,
         run: |p| batch(&p.v1, p, BATCH, Some(1)),
+    },
+    Variant {
+        name: "keyed v1 batch, 1 thread",
+        ids: BATCH,
+        threaded: false,
+        run: |p| batch(&p.keyed_v1, p, BATCH, Some(1)),
     },
     Variant {
         name: "v2 batch, 1 thread",

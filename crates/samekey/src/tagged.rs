@@ -10,6 +10,8 @@ mod avx2;
 mod blake3;
 mod lanes;
 mod sha256;
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod sha_ni;
 
 use alloc::vec::Vec;
 

@@ -1,33 +1,78 @@
-//! The final blocks of many short v2 messages compressed together, [`LANES`] at a time:
-//! a batch of ids costs a fraction of one compression each (the same bytes as one by one).
+//! The final blocks of many short messages compressed together: eight v2 blocks at once in
+//! AVX2 lanes, or two v1 blocks interleaved with SHA-NI. A batch of ids then costs a
+//! fraction of one compression each (the same bytes as one by one).
 
 use super::blake3::{self, LANES};
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+use super::sha256;
 use super::{Midstate, Short};
 
-/// Up to [`LANES`] one-block v2 messages waiting to be compressed, each with its owner
-/// (the caller's row). Messages are framed straight into their lane's buffer and read as
-/// words only when the lanes are compressed: reading words right after the byte writes
-/// of framing stalls the CPU (a store it cannot forward), which cost more than hashing.
+/// How many SHA-256 compressions run interleaved.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+const SHA_STREAMS: usize = 4;
+
+/// What the kept blocks are compressed with.
+enum Kind {
+    Blake3 {
+        cv: [u32; 8],
+        flags: u32,
+    },
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    Sha {
+        ni: super::sha_ni::ShaNi,
+        /// The state after the tag block (and HMAC's inner padded key), and the bytes it
+        /// has compressed.
+        state: [u32; 8],
+        prefix_len: u64,
+        /// HMAC's outer state after its padded key, for keyed v1.
+        outer: Option<[u32; 8]>,
+    },
+}
+
+/// Up to [`LANES`] one-block messages waiting to be compressed, each with its owner (the
+/// caller's row). Messages are framed straight into their lane's buffer and read as words
+/// only when the lanes are compressed: reading words right after the byte writes of
+/// framing stalls the CPU (a store it cannot forward), which cost more than hashing.
 pub(crate) struct Lanes {
-    cv: [u32; 8],
-    flags: u32,
+    kind: Kind,
+    width: usize,
     buffers: [Short; LANES],
     owner: [usize; LANES],
     count: usize,
 }
 
 impl Lanes {
-    /// Lanes for a v2 state; `None` for SHA-256, which has no such path.
+    /// Lanes for a state, if this CPU has a many-block path for its hash.
     pub(crate) fn new(state: &Midstate) -> Option<Self> {
-        let Midstate::Blake3 { cv, key, .. } = state else {
-            return None;
+        let (kind, width) = match state {
+            Midstate::Blake3 { cv, key, .. } => {
+                let flags = Midstate::blake3_flags(key) | blake3::CHUNK_END | blake3::ROOT;
+                (Kind::Blake3 { cv: *cv, flags }, LANES)
+            }
+            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+            Midstate::Sha256(state) => (Self::sha(*state, 64, None)?, SHA_STREAMS),
+            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+            Midstate::Hmac { inner, outer } => (Self::sha(*inner, 128, Some(*outer))?, SHA_STREAMS),
+            #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+            _ => return None,
         };
         Some(Lanes {
-            cv: *cv,
-            flags: Midstate::blake3_flags(key) | blake3::CHUNK_END | blake3::ROOT,
+            kind,
+            width,
             buffers: core::array::from_fn(|_| Short::new()),
             owner: [0; LANES],
             count: 0,
+        })
+    }
+
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    fn sha(state: [u32; 8], prefix_len: u64, outer: Option<[u32; 8]>) -> Option<Kind> {
+        let ni = super::sha_ni::ShaNi::detect()?;
+        Some(Kind::Sha {
+            ni,
+            state,
+            prefix_len,
+            outer,
         })
     }
 
@@ -45,12 +90,18 @@ impl Lanes {
         &mut self.buffers[self.count]
     }
 
-    /// Keeps the message framed into [`next`](Self::next)'s buffer if it is one block (1
-    /// to 64 bytes after the tag); `false` leaves it there to be hashed alone.
+    /// Keeps the message framed into [`next`](Self::next)'s buffer if it fits one block
+    /// (BLAKE3: 1 to 64 bytes after the tag; SHA-256: 55, with its padding); `false`
+    /// leaves it there to be hashed alone.
     #[inline]
     pub(crate) fn keep(&mut self, owner: usize) -> bool {
         let short = &self.buffers[self.count];
-        if short.overflow || short.len == 0 || short.len > 64 {
+        let fits = match self.kind {
+            Kind::Blake3 { .. } => (1..=64).contains(&short.len),
+            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+            Kind::Sha { .. } => short.len + 9 <= 64,
+        };
+        if short.overflow || !fits {
             return false;
         }
         self.owner[self.count] = owner;
@@ -59,7 +110,7 @@ impl Lanes {
     }
 
     pub(crate) fn is_full(&self) -> bool {
-        self.count == LANES
+        self.count == self.width
     }
 
     /// Compresses the kept messages and hands each hash to `done` with its owner, in the
@@ -70,9 +121,39 @@ impl Lanes {
         }
         // Unused lanes compress the last kept block again; their hashes are dropped.
         let last = self.count - 1;
-        let blocks = core::array::from_fn(|l| &self.buffers[l.min(last)].buf[0]);
-        let len = core::array::from_fn(|l| self.buffers[l.min(last)].len as u32);
-        let hashes = blake3::compress_lanes(&self.cv, blocks, &len, self.flags);
+        let hashes: [[u8; 32]; LANES] = match &self.kind {
+            Kind::Blake3 { cv, flags } => {
+                let blocks = core::array::from_fn(|l| &self.buffers[l.min(last)].buf[0]);
+                let len = core::array::from_fn(|l| self.buffers[l.min(last)].len as u32);
+                blake3::compress_lanes(cv, blocks, &len, *flags)
+            }
+            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+            Kind::Sha {
+                ni,
+                state,
+                prefix_len,
+                outer,
+            } => {
+                for short in &mut self.buffers[..self.count] {
+                    sha256::pad_in_place(&mut short.buf[0], *prefix_len, short.len);
+                }
+                let blocks: [&[u8; 64]; SHA_STREAMS] =
+                    core::array::from_fn(|l| &self.buffers[l.min(last)].buf[0]);
+                let mut digests = ni.compress(state, blocks).map(|s| sha256::bytes(&s));
+                if let Some(outer) = outer {
+                    let blocks = digests.map(|d| {
+                        let mut block = [0u8; 64];
+                        block[..32].copy_from_slice(&d);
+                        sha256::pad_in_place(&mut block, 64, 32);
+                        block
+                    });
+                    digests = ni
+                        .compress(outer, blocks.each_ref())
+                        .map(|s| sha256::bytes(&s));
+                }
+                core::array::from_fn(|l| digests[l.min(SHA_STREAMS - 1)])
+            }
+        };
         for (&owner, hash) in self.owner[..self.count].iter().zip(hashes) {
             done(owner, hash);
         }

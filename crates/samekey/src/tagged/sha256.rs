@@ -11,7 +11,7 @@ pub(crate) const IV: [u32; 8] = [
 ];
 
 /// SHA-256 round constants (FIPS 180-4 §4.2.2).
-const K: [u32; 64] = [
+pub(crate) const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -80,6 +80,15 @@ pub(crate) fn bytes(state: &[u32; 8]) -> [u8; 32] {
         chunk.copy_from_slice(&word.to_be_bytes());
     }
     out
+}
+
+/// Pads a one-block message in `block` (its first `len <= 55` bytes, zeros after them)
+/// that follows `prefix_len` compressed bytes.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn pad_in_place(block: &mut [u8; 64], prefix_len: u64, len: usize) {
+    block[len] = 0x80;
+    block[56..].copy_from_slice(&((prefix_len + len as u64) * 8).to_be_bytes());
 }
 
 /// Pads a message in `buf` (its first `len` bytes, zeros after them) and compresses it
