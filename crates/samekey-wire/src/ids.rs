@@ -76,16 +76,22 @@ pub fn derive_many_ms(
     }
     let mut r = Request::parse(packed)?;
     let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
-    let (mut ts, mut fields) = (Vec::new(), Vec::new());
+    let times = times.into_iter();
+    let rows = times.size_hint().0;
+    let (mut ts, mut fields) = (Vec::with_capacity(rows), Vec::with_capacity(rows * width));
     let mut unread = Ok(());
     for t in times {
-        let row: Result<Vec<&[u8]>> = (0..width).map(|_| r.item()).collect();
-        match row.and_then(|row| Ok((t?, row))) {
-            Ok((t, row)) => {
-                ts.push(t);
-                fields.extend(row);
-            }
+        let start = fields.len();
+        let read = (0..width)
+            .try_for_each(|_| {
+                fields.push(r.item()?);
+                Ok::<_, WireError>(())
+            })
+            .and_then(|()| Ok(t?));
+        match read {
+            Ok(t) => ts.push(t),
             Err(e) => {
+                fields.truncate(start);
                 unread = Err(e);
                 break;
             }

@@ -1,14 +1,18 @@
-//! Many ids in one call: rows split over threads above a size where that pays, and for
-//! v2 the final blocks of eight rows compressed together in SIMD lanes. The ids, and on
+//! Many ids in one call: rows split over threads above a size where that pays, and on
+//! x86-64 the final blocks of several rows compressed together (`tagged::Lanes`). The ids, and on
 //! an error the error, are those of deriving row by row (spec §4).
 
 use alloc::vec::Vec;
 use core::num::NonZeroUsize;
 
 use crate::error::{Error, Result};
-use crate::tagged::{Lanes, Message, Short};
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+use crate::tagged::{Lanes, Message, Midstate};
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 use crate::timestamp;
-use crate::ulid::{assemble, Fields, Prefix, Ulid, UlidDeriver};
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+use crate::ulid::{assemble, Fields, Prefix};
+use crate::ulid::{Ulid, UlidDeriver};
 
 /// Batches of fewer rows than this run on the calling thread, and each thread of a larger
 /// batch gets at least half this many: below it, starting a thread costs more than it
@@ -49,9 +53,8 @@ impl UlidDeriver {
         max_threads: Option<NonZeroUsize>,
         out: &mut Vec<Ulid>,
     ) -> Result<()> {
-        assert_eq!(
-            fields.len(),
-            width * times_ms.len(),
+        assert!(
+            fields.len() == width * times_ms.len(),
             "derive_batch: `width` fields for every time"
         );
         let start = out.len();
@@ -123,48 +126,55 @@ impl UlidDeriver {
         rows: Rows<'_, F>,
         slots: &mut [Ulid],
     ) -> core::result::Result<(), Failure> {
-        let Prefix::Tagged { state, namespace } = &self.prefix else {
-            return rows.each(|i, t, row| {
-                slots[i] = self.derive(t, row)?;
-                Ok(())
-            });
-        };
-        let mut lanes = Lanes::new(state);
-        let times = rows.times;
-        let mut put = |i: usize, digest: [u8; 32]| {
-            // The time passed `check_ms` when the row was framed.
-            slots[i] = assemble(times[i], &digest);
-        };
-        let result = rows.each(|i, t, row| {
-            timestamp::check_ms(t)?;
-            let message = Fields {
-                namespace: namespace.as_bytes(),
-                fields: row,
-            };
-            let Some(lanes) = &mut lanes else {
-                let mut short = Short::new();
-                message.frame(&mut short)?;
-                put(i, state.digest_framed(&mut short, &message)?);
-                return Ok(());
-            };
-            message.frame(lanes.next())?;
-            if lanes.keep(i) {
-                if lanes.is_full() {
-                    lanes.drain(&mut put);
-                }
-                return Ok(());
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if let Prefix::Tagged { state, namespace } = &self.prefix {
+            if let Some(lanes) = Lanes::new(state) {
+                return fill_lanes(lanes, state, namespace.as_bytes(), rows, slots);
             }
-            // Too long for one block: hashed alone, from the lane's buffer.
-            let digest = state.digest_framed(lanes.next_framed(), &message)?;
-            put(i, digest);
-            Ok(())
-        });
-        // Rows queued before a failing one are still the batch's output.
-        if let Some(lanes) = &mut lanes {
-            lanes.drain(&mut put);
         }
-        result
+        rows.each(|i, t, row| {
+            slots[i] = self.derive(t, row)?;
+            Ok(())
+        })
     }
+}
+
+/// [`UlidDeriver::fill`] through lanes: rows framed into lane buffers, compressed when
+/// the lanes are full.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+fn fill_lanes<F: AsRef<[u8]>>(
+    mut lanes: Lanes,
+    state: &Midstate,
+    namespace: &[u8],
+    rows: Rows<'_, F>,
+    slots: &mut [Ulid],
+) -> core::result::Result<(), Failure> {
+    let times = rows.times;
+    let mut put = |i: usize, digest: [u8; 32]| {
+        // The time passed `check_ms` when the row was framed.
+        slots[i] = assemble(times[i], &digest);
+    };
+    let result = rows.each(|i, t, row| {
+        timestamp::check_ms(t)?;
+        let message = Fields {
+            namespace,
+            fields: row,
+        };
+        message.frame(lanes.next())?;
+        if lanes.keep(i) {
+            if lanes.is_full() {
+                lanes.drain(&mut put);
+            }
+            return Ok(());
+        }
+        // Too long for one block: hashed alone, from the lane's buffer.
+        let digest = state.digest_framed(lanes.next_framed(), &message)?;
+        put(i, digest);
+        Ok(())
+    });
+    // Rows kept before a failing one are still the batch's output.
+    lanes.drain(&mut put);
+    result
 }
 
 /// How many threads a batch of `rows` uses.

@@ -83,7 +83,7 @@ impl ContentHasher {
     pub fn new(scheme: Scheme) -> Result<Self> {
         Ok(ContentHasher {
             scheme,
-            state: HashState::new(scheme, None)?,
+            state: HashState::new(scheme)?,
         })
     }
 

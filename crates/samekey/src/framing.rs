@@ -8,6 +8,12 @@ use crate::error::{Error, Result};
 /// Where framed bytes go: a hash state when deriving, a buffer when explaining.
 pub(crate) trait Sink {
     fn put(&mut self, bytes: &[u8]);
+
+    /// Four bytes, as lengths are: a sink may store them at once rather than copy a slice.
+    #[inline(always)]
+    fn put4(&mut self, bytes: [u8; 4]) {
+        self.put(&bytes);
+    }
 }
 
 impl Sink for sha2::Sha256 {
@@ -33,7 +39,7 @@ pub(crate) fn u32be(n: usize) -> Result<[u8; 4]> {
 /// `enc(b) = u32be(len(b)) || b`.
 #[inline]
 pub(crate) fn enc(sink: &mut impl Sink, bytes: &[u8]) -> Result<()> {
-    sink.put(&u32be(bytes.len())?);
+    sink.put4(u32be(bytes.len())?);
     sink.put(bytes);
     Ok(())
 }
@@ -51,7 +57,7 @@ pub(crate) fn ulid_fields<F: AsRef<[u8]>>(sink: &mut impl Sink, fields: &[F]) ->
         return Err(Error::NoFields);
     }
     check_lengths(fields)?;
-    sink.put(&u32be(fields.len())?);
+    sink.put4(u32be(fields.len())?);
     for f in fields {
         enc(sink, f.as_ref())?;
     }

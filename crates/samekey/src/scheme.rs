@@ -3,7 +3,6 @@
 use core::fmt;
 use core::str::FromStr;
 
-use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
@@ -118,44 +117,29 @@ pub(crate) const fn tag_block(scheme: Scheme, purpose: Purpose) -> [u8; 64] {
 
 pub(crate) const V2_SECRET_CONTEXT: &str = "samekey v2 secret";
 
-/// A running hash of one scheme, plain or keyed, always yielding 32 bytes.
+/// A running unkeyed hash of one scheme, always yielding 32 bytes: content hashes (spec
+/// §5). Tagged hashes (ids, revisions) start from a precomputed state (`tagged.rs`).
 #[derive(Clone)]
 pub(crate) enum HashState {
     Sha256(Sha256),
-    HmacSha256(hmac::Hmac<Sha256>),
     // Boxed: the hasher is ~1.9 KB and every move of an unboxed state would copy it,
-    // which costs the SHA-256 variants more than one allocation costs BLAKE3.
+    // which costs the SHA-256 variant more than one allocation costs BLAKE3.
     Blake3(alloc::boxed::Box<blake3::Hasher>),
 }
 
 impl HashState {
-    /// A hash of `scheme` (v1/v2), keyed when `secret` is given, with nothing absorbed yet.
-    pub(crate) fn new(scheme: Scheme, secret: Option<&[u8]>) -> Result<Self> {
+    /// A hash of `scheme` (v1/v2) with nothing absorbed yet.
+    pub(crate) fn new(scheme: Scheme) -> Result<Self> {
         scheme.require_hashing("tagged hashing")?;
-        if let Some(secret) = secret {
-            if secret.is_empty() {
-                return Err(Error::EmptySecret);
-            }
-        }
-        Ok(match (scheme, secret) {
-            (Scheme::V0, _) => return Err(Error::SecretNotSupported),
-            (Scheme::V1, None) => HashState::Sha256(Sha256::new()),
-            (Scheme::V1, Some(k)) => HashState::HmacSha256(
-                <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(k)
-                    .expect("HMAC accepts keys of any length"),
-            ),
-            (Scheme::V2, None) => HashState::Blake3(alloc::boxed::Box::new(blake3::Hasher::new())),
-            (Scheme::V2, Some(k)) => {
-                let key = blake3::derive_key(V2_SECRET_CONTEXT, k);
-                HashState::Blake3(alloc::boxed::Box::new(blake3::Hasher::new_keyed(&key)))
-            }
+        Ok(match scheme {
+            Scheme::V2 => HashState::Blake3(alloc::boxed::Box::new(blake3::Hasher::new())),
+            _ => HashState::Sha256(Sha256::new()),
         })
     }
 
     pub(crate) fn update(&mut self, bytes: &[u8]) {
         match self {
             HashState::Sha256(h) => Digest::update(h, bytes),
-            HashState::HmacSha256(h) => Mac::update(h, bytes),
             HashState::Blake3(h) => {
                 h.update(bytes);
             }
@@ -165,7 +149,6 @@ impl HashState {
     pub(crate) fn finalize(self) -> [u8; 32] {
         match self {
             HashState::Sha256(h) => h.finalize().into(),
-            HashState::HmacSha256(h) => h.finalize().into_bytes().into(),
             HashState::Blake3(h) => *h.finalize().as_bytes(),
         }
     }

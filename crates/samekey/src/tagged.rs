@@ -5,9 +5,13 @@
 //! (HMAC's inner and outer hashes, their padded-key blocks compressed in advance too).
 //! A short message is framed on the stack ([`Short`]); a longer one into a `Vec`.
 
+// The many-block paths: AVX2 and SHA-NI kernels, detected at run time, and the lanes
+// that feed them. Elsewhere (NEON, WebAssembly) blocks go one by one, as fast as single
+// ids, and the code stays out of the download.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod avx2;
 mod blake3;
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod lanes;
 mod sha256;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -22,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::framing::Sink;
 use crate::scheme::{tag_block, Purpose, Scheme, V2_SECRET_CONTEXT};
 
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 pub(crate) use self::lanes::Lanes;
 
 /// The hash state after `block(tag)` of one scheme, purpose and secret.
@@ -74,7 +79,6 @@ pub(crate) trait Message {
 impl Midstate {
     /// The state of `scheme` (v1 or v2) and `purpose` after `block(tag)`, keyed when
     /// `secret` is given: `scheme_not_supported` for v0, `empty_secret` for `Some(b"")`.
-    #[inline]
     pub(crate) fn new(scheme: Scheme, purpose: Purpose, secret: Option<&[u8]>) -> Result<Self> {
         Ok(match (scheme, secret) {
             (Scheme::V0, _) => {
@@ -89,7 +93,7 @@ impl Midstate {
             (Scheme::V2, Some(secret)) => {
                 let key = ::blake3::derive_key(V2_SECRET_CONTEXT, secret);
                 let words = core::array::from_fn(|i| {
-                    u32::from_le_bytes(key[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+                    u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
                 });
                 Midstate::Blake3 {
                     cv: blake3_tagged(&words, blake3::KEYED_HASH, purpose),
@@ -178,8 +182,11 @@ impl Midstate {
         }
     }
 
-    /// The hash of what `short` holds, padded where it lies; `None` if it overflowed.
-    #[inline(always)]
+    /// The hash of what `short` holds, padded where it lies; `None` if it overflowed. Not
+    /// inlined into the generic framing in the size-optimized WebAssembly build: there it
+    /// made the framing's small copies calls (+150 ns per v1 id in Node).
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn finish_short(&self, short: &mut Short) -> Option<[u8; 32]> {
         if short.overflow {
             return None;
@@ -236,14 +243,31 @@ impl Short {
 }
 
 impl Sink for Short {
+    #[cfg(target_arch = "wasm32")]
+    #[inline(always)]
+    fn put4(&mut self, bytes: [u8; 4]) {
+        let end = self.len + 4;
+        let to = self.buf.as_flattened_mut()[self.len..].first_chunk_mut::<4>();
+        match to {
+            // A 4-byte store, not a copy: the size-optimized WebAssembly build calls a
+            // function for each `copy_from_slice` it does not inline.
+            Some(to) if end <= ROOM => {
+                *to = bytes;
+                self.len = end;
+            }
+            _ => self.overflow = true,
+        }
+    }
+
     // Inlined so that the 4-byte length prefixes become single stores, not memcpy calls.
     #[inline(always)]
     fn put(&mut self, bytes: &[u8]) {
         let end = self.len + bytes.len();
         if end <= ROOM {
             let to = &mut self.buf.as_flattened_mut()[self.len..end];
-            // A byte loop for the short fields of an id: a `memcpy` call costs more.
-            if bytes.len() <= 32 {
+            // Natively a byte loop for an id's short fields: a `memcpy` call costs more.
+            // WebAssembly copies with one `memory.copy` instruction.
+            if cfg!(not(target_arch = "wasm32")) && bytes.len() <= 32 {
                 to.iter_mut().zip(bytes).for_each(|(t, b)| *t = *b);
             } else {
                 to.copy_from_slice(bytes);

@@ -230,7 +230,6 @@ impl UlidDeriver {
     }
 
     /// The id of `fields` at `timestamp_ms` (spec §4.5).
-    #[inline]
     pub fn derive<F: AsRef<[u8]>>(&self, timestamp_ms: u64, fields: &[F]) -> Result<Ulid> {
         let t = timestamp::check_ms(timestamp_ms)?;
         let digest = match &self.prefix {
@@ -251,12 +250,17 @@ fn v0_digest<F: AsRef<[u8]>>(fields: &[F]) -> Result<[u8; 32]> {
 }
 
 pub(crate) fn assemble(t: u64, digest: &[u8; 32]) -> Ulid {
-    // As one 128-bit word rather than two byte copies: the text encoder reads the id back
-    // as whole words, which a CPU cannot forward from narrower stores without a stall.
-    let mut first = [0u8; 16];
-    first.copy_from_slice(&digest[..16]);
-    let hash80 = u128::from_be_bytes(first) >> 48;
-    Ulid((u128::from(t) << 80 | hash80).to_be_bytes())
+    // As two 64-bit words rather than byte copies: the text encoder reads the id back as
+    // whole words, which a CPU cannot forward from narrower stores without a stall. Not
+    // one u128 either: WebAssembly emulates it, and with it inlined here rustc 1.95 built
+    // a wasm32 (simd128, opt-level "s") v0 id with wrong low bits.
+    let hi = t << 16 | u64::from(u16::from_be_bytes([digest[0], digest[1]]));
+    let d = digest;
+    let lo = u64::from_be_bytes([d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9]]);
+    let mut id = [0u8; 16];
+    id[..8].copy_from_slice(&hi.to_be_bytes());
+    id[8..].copy_from_slice(&lo.to_be_bytes());
+    Ulid(id)
 }
 
 /// Derives the deterministic ULID of `fields` at `timestamp_ms` (spec §4).

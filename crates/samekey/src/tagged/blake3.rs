@@ -1,5 +1,5 @@
-//! BLAKE3's compression function (BLAKE3 specification §2.2), one block at a time and for
-//! [`LANES`] independent blocks at once. Ours because a tagged message (`block(tag) ||
+//! BLAKE3's compression function (BLAKE3 specification §2.2), one block at a time (eight
+//! at once: `avx2.rs`). Ours because a tagged message (`block(tag) ||
 //! tail`) wants to resume from the chaining value after its first block, the same for
 //! every id, and the `blake3` crate cannot resume mid-chunk. Only the first chunk is ever
 //! compressed here (chunk counter 0); longer messages go to the crate. Tested against the
@@ -130,6 +130,7 @@ fn round(s: &mut [u32; 16], m: &[u32; 16], r: usize) {
 }
 
 /// [`compress_const`], unrolled: the state stays in registers.
+#[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) fn compress(cv: &[u32; 8], m: &[u32; 16], block_len: u32, flags: u32) -> [u32; 8] {
     let mut s = start(cv, block_len, flags);
@@ -141,6 +142,12 @@ pub(crate) fn compress(cv: &[u32; 8], m: &[u32; 16], block_len: u32, flags: u32)
     round(&mut s, m, 5);
     round(&mut s, m, 6);
     core::array::from_fn(|i| s[i] ^ s[i + 8])
+}
+
+/// WebAssembly: the compact loop, within the download budget.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn compress(cv: &[u32; 8], m: &[u32; 16], block_len: u32, flags: u32) -> [u32; 8] {
+    compress_const(cv, m, block_len, flags)
 }
 
 /// The 32 little-endian bytes of eight output words.
@@ -160,9 +167,10 @@ pub(crate) fn finish(cv: &[u32; 8], flags: u32, tail: &[u8]) -> [u8; 32] {
     debug_assert!(!tail.is_empty());
     let mut cv = *cv;
     let mut rest = tail;
-    while rest.len() > 64 {
-        let (block, more) = rest.split_at(64);
-        let block: &[u8; 64] = block.try_into().expect("64 bytes");
+    while let Some((block, more)) = rest
+        .split_first_chunk::<64>()
+        .filter(|(_, m)| !m.is_empty())
+    {
         cv = compress(&cv, &words(block), 64, flags);
         rest = more;
     }
@@ -175,54 +183,4 @@ pub(crate) fn finish(cv: &[u32; 8], flags: u32, tail: &[u8]) -> [u8; 32] {
         flags | CHUNK_END | ROOT,
     );
     bytes(&hash)
-}
-
-/// How many blocks [`compress_lanes`] compresses at once: eight 32-bit lanes fill one AVX2
-/// register.
-pub(crate) const LANES: usize = 8;
-
-/// The hashes of [`LANES`] final blocks from one chaining value: `blocks[l]` holds `len[l]`
-/// message bytes (zero-padded), compressed with `flags`. AVX2 compresses the eight at once
-/// where the CPU has it; elsewhere (NEON, WebAssembly, x86-64 without AVX2) they go one
-/// after another, as fast as ids one by one: rustc keeps a lane-wise version in plain Rust
-/// scalar (measured), so there is none.
-#[inline]
-pub(crate) fn compress_lanes(
-    cv: &[u32; 8],
-    blocks: [&[u8; 64]; LANES],
-    len: &[u32; LANES],
-    flags: u32,
-) -> [[u8; 32]; LANES] {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if let Some(avx2) = super::avx2::Avx2::detect() {
-        return avx2.compress_lanes(cv, blocks, len, flags);
-    }
-    core::array::from_fn(|l| bytes(&compress(cv, &words(blocks[l]), len[l], flags)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lanes_equal_one_block_at_a_time() {
-        let mut x = 0x9e37_79b9u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
-        let cv: [u32; 8] = core::array::from_fn(|_| next());
-        let blocks: [[u8; 64]; LANES] =
-            core::array::from_fn(|_| core::array::from_fn(|_| next() as u8));
-        let len: [u32; LANES] = core::array::from_fn(|_| next() % 65);
-        for flags in [0, CHUNK_END | ROOT, KEYED_HASH | CHUNK_END | ROOT] {
-            let out = compress_lanes(&cv, blocks.each_ref(), &len, flags);
-            for l in 0..LANES {
-                let one = bytes(&compress(&cv, &words(&blocks[l]), len[l], flags));
-                assert_eq!(out[l], one, "lane {l} flags {flags}");
-            }
-        }
-    }
 }

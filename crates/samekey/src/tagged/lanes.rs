@@ -1,25 +1,23 @@
 //! The final blocks of many short messages compressed together: eight v2 blocks at once in
-//! AVX2 lanes, or two v1 blocks interleaved with SHA-NI. A batch of ids then costs a
+//! AVX2 lanes, or four v1 blocks interleaved with SHA-NI. A batch of ids then costs a
 //! fraction of one compression each (the same bytes as one by one).
 
-use super::blake3::{self, LANES};
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-use super::sha256;
-use super::{Midstate, Short};
+use super::avx2::{Avx2, LANES};
+use super::sha_ni::ShaNi;
+use super::{blake3, sha256, Midstate, Short};
 
 /// How many SHA-256 compressions run interleaved.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
 const SHA_STREAMS: usize = 4;
 
 /// What the kept blocks are compressed with.
 enum Kind {
     Blake3 {
+        avx2: Avx2,
         cv: [u32; 8],
         flags: u32,
     },
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     Sha {
-        ni: super::sha_ni::ShaNi,
+        ni: ShaNi,
         /// The state after the tag block (and HMAC's inner padded key), and the bytes it
         /// has compressed.
         state: [u32; 8],
@@ -47,14 +45,18 @@ impl Lanes {
         let (kind, width) = match state {
             Midstate::Blake3 { cv, key, .. } => {
                 let flags = Midstate::blake3_flags(key) | blake3::CHUNK_END | blake3::ROOT;
-                (Kind::Blake3 { cv: *cv, flags }, LANES)
+                let avx2 = Avx2::detect()?;
+                (
+                    Kind::Blake3 {
+                        avx2,
+                        cv: *cv,
+                        flags,
+                    },
+                    LANES,
+                )
             }
-            #[cfg(all(feature = "std", target_arch = "x86_64"))]
             Midstate::Sha256(state) => (Self::sha(*state, 64, None)?, SHA_STREAMS),
-            #[cfg(all(feature = "std", target_arch = "x86_64"))]
             Midstate::Hmac { inner, outer } => (Self::sha(*inner, 128, Some(*outer))?, SHA_STREAMS),
-            #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-            _ => return None,
         };
         Some(Lanes {
             kind,
@@ -65,9 +67,8 @@ impl Lanes {
         })
     }
 
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     fn sha(state: [u32; 8], prefix_len: u64, outer: Option<[u32; 8]>) -> Option<Kind> {
-        let ni = super::sha_ni::ShaNi::detect()?;
+        let ni = ShaNi::detect()?;
         Some(Kind::Sha {
             ni,
             state,
@@ -98,7 +99,6 @@ impl Lanes {
         let short = &self.buffers[self.count];
         let fits = match self.kind {
             Kind::Blake3 { .. } => (1..=64).contains(&short.len),
-            #[cfg(all(feature = "std", target_arch = "x86_64"))]
             Kind::Sha { .. } => short.len + 9 <= 64,
         };
         if short.overflow || !fits {
@@ -122,12 +122,11 @@ impl Lanes {
         // Unused lanes compress the last kept block again; their hashes are dropped.
         let last = self.count - 1;
         let hashes: [[u8; 32]; LANES] = match &self.kind {
-            Kind::Blake3 { cv, flags } => {
+            Kind::Blake3 { avx2, cv, flags } => {
                 let blocks = core::array::from_fn(|l| &self.buffers[l.min(last)].buf[0]);
                 let len = core::array::from_fn(|l| self.buffers[l.min(last)].len as u32);
-                blake3::compress_lanes(cv, blocks, &len, *flags)
+                avx2.compress_lanes(cv, blocks, &len, *flags)
             }
-            #[cfg(all(feature = "std", target_arch = "x86_64"))]
             Kind::Sha {
                 ni,
                 state,

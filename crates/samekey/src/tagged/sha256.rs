@@ -112,12 +112,12 @@ pub(crate) fn finish_in_place(
 /// The digest of `prefix || tail` for a tail of any length, from `state` after `prefix`
 /// (`prefix_len` bytes, whole blocks).
 pub(crate) fn finish(mut state: [u32; 8], prefix_len: u64, tail: &[u8]) -> [u8; 32] {
-    let whole = tail.len() / 64 * 64;
-    for block in tail[..whole].chunks_exact(64) {
-        let block: [u8; 64] = block.try_into().expect("64 bytes");
-        compress256(&mut state, &[block]);
+    let mut rest = tail;
+    while let Some((block, more)) = rest.split_first_chunk::<64>() {
+        compress256(&mut state, core::slice::from_ref(block));
+        rest = more;
     }
-    let rest = &tail[whole..];
+    let whole = tail.len() - rest.len();
     let mut buf = [[0u8; 64]; 2];
     buf.as_flattened_mut()[..rest.len()].copy_from_slice(rest);
     finish_in_place(state, prefix_len + whole as u64, &mut buf, rest.len())
