@@ -120,7 +120,8 @@ pub fn process_line(
 }
 
 /// Streams records from `input` to `output`, one line each. Stops at the first bad
-/// record unless `keep_going`, in which case every bad record is reported to `on_error`.
+/// record unless `keep_going`, in which case every bad record is reported to `on_error`;
+/// stops quietly when the output's reader has gone.
 pub fn run(
     config: &BatchConfig,
     input: impl BufRead,
@@ -153,10 +154,11 @@ pub fn run(
             continue;
         }
         match process_line(config, &deriver, &line) {
-            Ok(out) => {
-                writeln!(output, "{out}")?;
-                summary.written += 1;
-            }
+            Ok(out) => match writeln!(output, "{out}") {
+                Ok(()) => summary.written += 1,
+                Err(e) if reader_gone(&e) => return Ok(summary),
+                Err(e) => return Err(e.into()),
+            },
             Err(e) => {
                 report(&mut summary, &mut on_error, line_no, e);
                 if !keep_going {
@@ -165,8 +167,16 @@ pub fn run(
             }
         }
     }
-    output.flush()?;
-    Ok(summary)
+    match output.flush() {
+        Err(e) if !reader_gone(&e) => Err(e.into()),
+        _ => Ok(summary),
+    }
+}
+
+/// The reader of the output went away (`samekey batch ... | head -1`): a filter stops
+/// there quietly, with what it wrote, rather than failing with a broken pipe.
+fn reader_gone(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::BrokenPipe
 }
 
 fn report(

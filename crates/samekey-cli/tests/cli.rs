@@ -339,6 +339,39 @@ fn batch_adds_ids_and_hashes_and_is_idempotent() {
 }
 
 #[test]
+fn batch_stops_quietly_when_its_reader_goes_away() {
+    // `samekey batch ... | head -1`: the reader takes one line and closes the pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_samekey"))
+        .args(["batch", "--fields", "slug", "--time-field", "t"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // More than any pipe buffer; stops when samekey stops reading.
+        for i in 0..200_000 {
+            let line = format!("{{\"slug\":\"post-{i}\",\"t\":{i}}}\n");
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    assert!(first.contains("\"_id\""), "{first}");
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(out.status.success(), "{:?}", out.status);
+}
+
+#[test]
 fn batch_names_the_bad_line_and_refuses_a_changed_identity() {
     let args = [
         "batch",
