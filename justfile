@@ -129,8 +129,11 @@ dist-python *targets: setup-dist-tools
     scripts/dist-python.sh {{targets}}
 
 # The crates for crates.io, each verified by building it from its package (the ones it
-# depends on come from a local overlay registry, in dependency order).
+# depends on come from a local overlay registry, in dependency order). cargo reuses a
+# copy of an overlay crate it extracted before when the version is the same, so copies
+# left by an earlier run go first: otherwise a crate is verified against old sources.
 dist-crates:
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/samekey*-[0-9]*
     cargo package --locked -p samekey -p samekey-vectors -p samekey-registry -p samekey-cli
     mkdir -p target/dist/crates && cp target/package/*.crate target/dist/crates/
 
