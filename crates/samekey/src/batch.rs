@@ -16,7 +16,7 @@ use crate::ulid::{Ulid, UlidDeriver};
 
 /// Batches of fewer rows than this run on the calling thread, and each thread of a larger
 /// batch gets at least half this many: below it, starting a thread costs more than it
-/// saves (`cargo bench -p samekey --bench ulid_vs_floor` shows the scaling).
+/// saves (`cargo bench -p samekey --bench batch_threads` shows the scaling).
 pub const PARALLEL_MIN_ROWS: usize = 16_384;
 
 /// The first failing row of a part of a batch, and its error.

@@ -74,14 +74,7 @@ pub(crate) const fn compress_const(
         while i < 8 {
             let [a, b, c, d] = G[i];
             let (x, y) = (m[SCHEDULE[r][2 * i]], m[SCHEDULE[r][2 * i + 1]]);
-            s[a] = s[a].wrapping_add(s[b]).wrapping_add(x);
-            s[d] = (s[d] ^ s[a]).rotate_right(16);
-            s[c] = s[c].wrapping_add(s[d]);
-            s[b] = (s[b] ^ s[c]).rotate_right(12);
-            s[a] = s[a].wrapping_add(s[b]).wrapping_add(y);
-            s[d] = (s[d] ^ s[a]).rotate_right(8);
-            s[c] = s[c].wrapping_add(s[d]);
-            s[b] = (s[b] ^ s[c]).rotate_right(7);
+            s = g(s, a, b, c, d, x, y);
             i += 1;
         }
         r += 1;
@@ -103,8 +96,10 @@ const fn start(cv: &[u32; 8], block_len: u32, flags: u32) -> [u32; 16] {
     ]
 }
 
+/// The G function on state words a, b, c, d with message words x, y; by value, which a
+/// `const fn` of Rust 1.82 needs (no `&mut`) and which costs nothing once inlined.
 #[inline(always)]
-fn g(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) {
+const fn g(mut s: [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) -> [u32; 16] {
     s[a] = s[a].wrapping_add(s[b]).wrapping_add(x);
     s[d] = (s[d] ^ s[a]).rotate_right(16);
     s[c] = s[c].wrapping_add(s[d]);
@@ -113,20 +108,21 @@ fn g(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: u32) 
     s[d] = (s[d] ^ s[a]).rotate_right(8);
     s[c] = s[c].wrapping_add(s[d]);
     s[b] = (s[b] ^ s[c]).rotate_right(7);
+    s
 }
 
 #[inline(always)]
 fn round(s: &mut [u32; 16], m: &[u32; 16], r: usize) {
     // Written out, not a loop over `G`: literal indices keep the state in registers.
     let k = &SCHEDULE[r];
-    g(s, 0, 4, 8, 12, m[k[0]], m[k[1]]);
-    g(s, 1, 5, 9, 13, m[k[2]], m[k[3]]);
-    g(s, 2, 6, 10, 14, m[k[4]], m[k[5]]);
-    g(s, 3, 7, 11, 15, m[k[6]], m[k[7]]);
-    g(s, 0, 5, 10, 15, m[k[8]], m[k[9]]);
-    g(s, 1, 6, 11, 12, m[k[10]], m[k[11]]);
-    g(s, 2, 7, 8, 13, m[k[12]], m[k[13]]);
-    g(s, 3, 4, 9, 14, m[k[14]], m[k[15]]);
+    *s = g(*s, 0, 4, 8, 12, m[k[0]], m[k[1]]);
+    *s = g(*s, 1, 5, 9, 13, m[k[2]], m[k[3]]);
+    *s = g(*s, 2, 6, 10, 14, m[k[4]], m[k[5]]);
+    *s = g(*s, 3, 7, 11, 15, m[k[6]], m[k[7]]);
+    *s = g(*s, 0, 5, 10, 15, m[k[8]], m[k[9]]);
+    *s = g(*s, 1, 6, 11, 12, m[k[10]], m[k[11]]);
+    *s = g(*s, 2, 7, 8, 13, m[k[12]], m[k[13]]);
+    *s = g(*s, 3, 4, 9, 14, m[k[14]], m[k[15]]);
 }
 
 /// [`compress_const`], unrolled: the state stays in registers.
