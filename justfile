@@ -27,7 +27,7 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-small-vectors
+test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-engines test-small-vectors
 
 # Every runner works with any valid vector file, not only ours (spec §10.1): the Rust,
 # Python, Node, WebAssembly and Go runners on test-vectors/small.json, whose cases and
@@ -101,9 +101,27 @@ setup-python:
 # stubtest (the .pyi against the installed native module).
 test-python: setup-python
     cd bindings/python && .venv/bin/python -m mypy --strict --no-incremental tests python/samekey examples
-    cd bindings/python && .venv/bin/python -m mypy.stubtest samekey
+    cd bindings/python && .venv/bin/python -m mypy.stubtest --mypy-config-file pyproject.toml samekey
     {{python_venv}}/bin/python -c "import samekey; print('selftest ok:', samekey.selftest(), 'vectors')"
-    cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider
+    cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/engines
+
+engines_venv := "bindings/python/.venv-engines"
+
+# A virtualenv with the samekey wheel (built from the source as pip builds it) and the
+# pinned data engines of bindings/python/tests/engines/requirements.txt, and nothing else.
+setup-engines:
+    test -x {{engines_venv}}/bin/python || python3 -m venv {{engines_venv}}
+    rm -rf target/python-engines
+    {{engines_venv}}/bin/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w target/python-engines ./bindings/python
+    {{engines_venv}}/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/python-engines/samekey-*.whl
+    {{engines_venv}}/bin/python -m pip install --quiet --disable-pip-version-check -r bindings/python/tests/engines/requirements.txt
+
+# samekey in pyarrow, Polars, DuckDB and Apache Spark (master local[2] on Java 17): every
+# ulid vector through each, a 1M-row Spark job against the single-machine batch, and the
+# modules' doctests. A skipped test fails the run.
+test-engines: setup-engines
+    cd bindings/python && .venv-engines/bin/python -m pytest -q -p no:cacheprovider tests/engines
+    cd /tmp && {{justfile_directory()}}/{{engines_venv}}/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs samekey.arrow samekey.polars samekey.duckdb
 
 dist_tools := "target/dist-tools"
 zigbuild_version := "0.24.1"

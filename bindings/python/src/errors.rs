@@ -6,14 +6,27 @@ use pyo3::prelude::*;
 /// Builds the Python exception for a core error. The class lives in the pure-Python
 /// package (`samekey._errors`) so it is an ordinary, picklable `ValueError` subclass.
 pub fn to_py(py: Python<'_>, e: samekey::Error) -> PyErr {
+    samekey_error(py, e.code(), e.to_string())
+}
+
+fn samekey_error(py: Python<'_>, code: &str, message: String) -> PyErr {
     let made = py
         .import("samekey._errors")
         .and_then(|m| m.getattr("SamekeyError"))
-        .and_then(|cls| cls.call1((e.code(), e.to_string())));
+        .and_then(|cls| cls.call1((code, message)));
     match made {
         Ok(instance) => PyErr::from_value(instance),
         Err(import_failed) => import_failed,
     }
+}
+
+/// A core error of one row of a batch: the message names the row, and `.row` holds it.
+pub fn to_py_at_row(py: Python<'_>, e: samekey::Error, row: usize) -> PyErr {
+    let err = samekey_error(py, e.code(), format!("row {row}: {e}"));
+    if let Err(failed) = err.value(py).setattr("row", row) {
+        return failed;
+    }
+    err
 }
 
 /// An I/O failure on `path` as Python raises it (`FileNotFoundError`, `PermissionError`,

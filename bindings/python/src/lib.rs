@@ -1,6 +1,7 @@
 //! The native half of the `samekey` Python package (`samekey._samekey`). It only converts
 //! types; every rule is in the core crate.
 
+mod arrow;
 mod content;
 mod convert;
 mod errors;
@@ -22,8 +23,11 @@ fn _samekey(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ulid::PyUlidDeriver>()?;
     m.add_class::<content::PyContentHasher>()?;
     m.add_class::<keyring::PyKeyRing>()?;
+    m.add_class::<arrow::PyArrowArray>()?;
     m.add_function(wrap_pyfunction!(ulid::derive_ulid, m)?)?;
     m.add_function(wrap_pyfunction!(content::content_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::content_hash_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::derive_ulids_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(content::canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(content::canonical_json_text, m)?)?;
     m.add_function(wrap_pyfunction!(content::content_hash_json, m)?)?;

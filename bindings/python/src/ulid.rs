@@ -1,8 +1,5 @@
 //! `samekey.Ulid`, `samekey.UlidDeriver` and `derive_ulid`.
 
-use std::num::NonZeroUsize;
-
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 use samekey::{Error, Ulid, UlidDeriver};
@@ -205,12 +202,7 @@ impl PyUlidDeriver {
         as_str: bool,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let threads = match threads {
-            None => None,
-            Some(n) => Some(NonZeroUsize::new(n).ok_or_else(|| {
-                PyValueError::new_err("threads must be at least 1 (None: every core)")
-            })?),
-        };
+        let threads = crate::arrow::threads_arg(threads)?;
         if columns.is_empty() {
             return Err(Error::NoFields).py(py);
         }
@@ -249,6 +241,27 @@ impl PyUlidDeriver {
             })
             .py(py)?;
         output(py, ids, as_str)
+    }
+
+    /// Ids of Arrow columns, with no Python object per row: `times` is a timestamp
+    /// column with a time zone (any unit, floored to the millisecond) or int64
+    /// milliseconds; each of `columns` is utf8, large_utf8, string_view, binary,
+    /// large_binary or binary_view. Any object with `__arrow_c_array__` or
+    /// `__arrow_c_stream__` will do (pyarrow arrays and chunked arrays, Polars Series,
+    /// ...). Returns an `ArrowArray` of ULID text (utf8), or of the 16 bytes
+    /// (fixed_size_binary(16)) with `binary=True`. A null input is an error naming its
+    /// row, or, with `nulls="propagate"`, a null id.
+    #[pyo3(signature = (times, *columns, binary = false, nulls = "error", threads = None))]
+    fn derive_arrow(
+        &self,
+        py: Python<'_>,
+        times: &Bound<'_, PyAny>,
+        columns: Vec<Bound<'_, PyAny>>,
+        binary: bool,
+        nulls: &str,
+        threads: Option<usize>,
+    ) -> PyResult<crate::arrow::PyArrowArray> {
+        crate::arrow::derive_arrow(py, &self.inner, times, &columns, binary, nulls, threads)
     }
 
     /// Ids of many records (mappings): `derive_records(rows, time="publishedAt",

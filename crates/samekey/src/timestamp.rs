@@ -25,6 +25,19 @@ pub fn from_millis_i128(t: i128) -> Result<u64> {
         .ok_or_else(|| Error::TimestampOutOfRange(crate::number::wide_int_text(t)))
 }
 
+/// The unit of an integer count of time since the epoch (see [`Millis::from_units`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeUnit {
+    /// Seconds.
+    Second,
+    /// Milliseconds.
+    Millisecond,
+    /// Microseconds (PostgreSQL, Spark).
+    Microsecond,
+    /// Nanoseconds (pandas).
+    Nanosecond,
+}
+
 /// A host's time as whole milliseconds, converted but not yet range-checked.
 ///
 /// Spec §4.4 makes two steps of a host time: converting it (a fraction, NaN or a naive
@@ -63,6 +76,27 @@ impl Millis {
         }
         // Saturates beyond i128, which is out of range either way.
         Ok(Millis(t as i128))
+    }
+
+    /// A count of `unit`s since the epoch (an Arrow or database timestamp), floored to
+    /// the millisecond as spec §8.2 requires: `-1` microsecond is `-1` millisecond, never
+    /// `0`.
+    ///
+    /// ```
+    /// use samekey::timestamp::{Millis, TimeUnit};
+    /// assert_eq!(Millis::from_units(1_999_999, TimeUnit::Microsecond).check()?, 1_999);
+    /// assert_eq!(Millis::from_units(-1, TimeUnit::Nanosecond).as_i128(), -1);
+    /// assert_eq!(Millis::from_units(2, TimeUnit::Second).check()?, 2_000);
+    /// # Ok::<(), samekey::Error>(())
+    /// ```
+    pub const fn from_units(value: i64, unit: TimeUnit) -> Self {
+        let v = value as i128;
+        Millis(match unit {
+            TimeUnit::Second => v * 1000,
+            TimeUnit::Millisecond => v,
+            TimeUnit::Microsecond => v.div_euclid(1000),
+            TimeUnit::Nanosecond => v.div_euclid(1_000_000),
+        })
     }
 
     /// The milliseconds, whatever their range.
@@ -294,6 +328,29 @@ mod tests {
             assert_eq!(parse_rfc3339(&format_rfc3339(ms).unwrap()).unwrap(), ms);
         }
         assert_eq!(format_rfc3339(MAX_MS).unwrap(), "10889-08-02T05:31:50.655Z");
+    }
+
+    #[test]
+    fn units_floor_to_the_millisecond_and_never_wrap() {
+        use TimeUnit::*;
+        let ms = |v, u| Millis::from_units(v, u).as_i128();
+        assert_eq!(ms(1_999, Microsecond), 1);
+        assert_eq!(ms(-1, Microsecond), -1);
+        assert_eq!(ms(-1_000_000, Nanosecond), -1);
+        assert_eq!(ms(-1_000_001, Nanosecond), -2);
+        assert_eq!(ms(i64::MAX, Second), i128::from(i64::MAX) * 1000);
+        assert_eq!(
+            ms(i64::MIN, Nanosecond),
+            i128::from(i64::MIN) / 1_000_000 - 1
+        );
+        assert_eq!(ms(7, Millisecond), 7);
+        assert_eq!(
+            Millis::from_units(i64::MAX, Second)
+                .check()
+                .unwrap_err()
+                .code(),
+            "timestamp_out_of_range"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import IO, Iterable, Literal, Mapping, Sequence, final, overload
+from typing import IO, Iterable, Literal, Mapping, Protocol, Sequence, final, overload
 
 from typing_extensions import Self
 
@@ -21,8 +21,11 @@ __all__ = [
     "UlidDeriver",
     "ContentHasher",
     "KeyRing",
+    "ArrowArray",
     "derive_ulid",
     "content_hash",
+    "content_hash_arrow",
+    "derive_ulids_arrow",
     "canonical_json",
     "canonical_json_text",
     "content_hash_json",
@@ -41,6 +44,34 @@ ERROR_CODES: list[str]
 MAX_TIMESTAMP_MS: int
 PARALLEL_MIN_ROWS: int
 
+class _ArrowArrayLike(Protocol):
+    """An Arrow array or stream: `__arrow_c_array__` or `__arrow_c_stream__` (the Arrow
+    PyCapsule interface); pyarrow, Polars, DuckDB and others give one."""
+
+@final
+class ArrowArray:
+    """An Arrow array made by samekey; any Arrow library takes it through the PyCapsule
+    interface (`pyarrow.array(a)`, `polars.Series(a)`), without a copy."""
+
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+    def __arrow_c_schema__(self) -> object: ...
+    def __len__(self) -> int: ...
+    @property
+    def null_count(self) -> int: ...
+
+def derive_ulids_arrow(
+    times: _ArrowArrayLike,
+    *columns: _ArrowArrayLike,
+    namespace: str | None = None,
+    scheme: str = "v1",
+    secret: bytes | None = None,
+    binary: bool = False,
+    nulls: Literal["error", "propagate"] = "error",
+    threads: int | None = None,
+) -> ArrowArray: ...
+def content_hash_arrow(
+    values: _ArrowArrayLike, *, scheme: str = "v1", nulls: Literal["error", "propagate"] = "error"
+) -> ArrowArray: ...
 @final
 class Ulid:
     """A ULID: 48-bit millisecond timestamp and 80 bits; ordered, hashable, immutable."""
@@ -86,6 +117,14 @@ class UlidDeriver:
     def derive_many(
         self, times: Iterable[Time], *columns: Iterable[Field], as_str: bool, threads: int | None = None
     ) -> list[Ulid] | list[str]: ...
+    def derive_arrow(
+        self,
+        times: _ArrowArrayLike,
+        *columns: _ArrowArrayLike,
+        binary: bool = False,
+        nulls: Literal["error", "propagate"] = "error",
+        threads: int | None = None,
+    ) -> ArrowArray: ...
     @overload
     def derive_records(
         self, records: Iterable[Mapping[str, object]], *, time: str, fields: Sequence[str], as_str: Literal[False] = False
