@@ -1,12 +1,20 @@
 //! `samekey batch`: the ingestion step of an idempotent pipeline. Each JSONL record gets
 //! its deterministic id and the content hash of its canonical JSON, so a later upsert by
 //! id is safe to retry and can skip unchanged content.
+//!
+//! Records are read once (`samekey::record`: strict parse and canonical text in one
+//! pass) and written back as they came in, byte for byte, with the two members appended.
+//! Input is cut into chunks of whole lines that worker threads key in parallel; the
+//! output keeps the input's order.
 
-use std::io::{BufRead, Write};
+mod pipeline;
 
-use samekey::{
-    canonical_json, content_hash, parse_rfc3339, Error, Scheme, Ulid, UlidDeriver, Value,
-};
+use std::ops::Range;
+
+use samekey::record::{read_record, Record, TopValue};
+use samekey::{content_hash, parse_rfc3339, Error, Scheme, Ulid, UlidDeriver};
+
+pub use pipeline::{run, Progress, RunOptions};
 
 /// How records map to ids.
 #[derive(Debug, Clone)]
@@ -27,7 +35,7 @@ pub struct BatchConfig {
 }
 
 /// A record that could not be processed, naming its 1-based line.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct LineError {
     pub line: u64,
     pub code: &'static str,
@@ -50,145 +58,126 @@ pub struct BatchSummary {
     pub failed: u64,
 }
 
-fn member<'a>(members: &'a [(String, Value)], name: &str) -> Option<&'a Value> {
-    members.iter().find(|(k, _)| k == name).map(|(_, v)| v)
-}
+type Failure = (&'static str, String);
 
-fn usage(message: String) -> (&'static str, String) {
+fn usage(message: String) -> Failure {
     ("invalid_record", message)
 }
 
-/// Processes one record line into its output line (without the newline).
-pub fn process_line(
-    config: &BatchConfig,
-    deriver: &UlidDeriver,
-    line: &str,
-) -> Result<String, (&'static str, String)> {
-    let core = |e: Error| (e.code(), e.to_string());
-    let Value::Object(mut members) = Value::parse(line).map_err(core)? else {
-        return Err(usage("the record is not a JSON object".into()));
-    };
-    let time = match member(&members, &config.time_field) {
-        Some(Value::String(text)) => parse_rfc3339(text).map_err(core)?,
-        Some(Value::Number(ms)) => samekey::timestamp::from_millis_f64(*ms).map_err(core)?,
-        Some(_) => {
-            return Err(usage(format!(
-                "{:?} must be RFC 3339 text or integer milliseconds",
-                config.time_field
-            )))
-        }
-        None => {
-            return Err(usage(format!(
-                "the record has no {:?} member",
-                config.time_field
-            )))
-        }
-    };
-    let mut fields = Vec::with_capacity(config.id_fields.len());
-    for name in &config.id_fields {
-        match member(&members, name) {
-            Some(Value::String(s)) => fields.push(s.as_bytes()),
-            Some(_) => return Err(usage(format!("identity field {name:?} must be a string"))),
-            None => return Err(usage(format!("the record has no identity field {name:?}"))),
-        }
-    }
-    let id = deriver.derive(time, &fields).map_err(core)?;
-    let existing = members.iter().position(|(k, _)| *k == config.id_output);
-    if let Some(at) = existing {
-        let (_, stored) = members.remove(at);
-        let matches = matches!(&stored, Value::String(s) if s.parse::<Ulid>().ok() == Some(id));
-        if !matches {
-            let e = Error::IdentityMismatch;
-            return Err((
-                e.code(),
-                format!("{e}: the record's {:?} is not {id}", config.id_output),
-            ));
-        }
-    }
-    members.retain(|(k, _)| *k != config.hash_output);
-    let body = canonical_json(&Value::Object(members)).map_err(core)?;
-    let hash = content_hash(config.content_scheme, body.as_bytes()).map_err(core)?;
-    // The record goes out as it came in (member order, number text), plus the two
-    // members: re-formatting it would change data the user did not ask to change.
-    let mut record: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(line).map_err(|e| usage(format!("unreadable record: {e}")))?;
-    record.shift_remove(&config.id_output);
-    record.shift_remove(&config.hash_output);
-    record.insert(config.id_output.clone(), id.to_string().into());
-    record.insert(config.hash_output.clone(), hash.to_string().into());
-    serde_json::to_string(&record).map_err(|e| usage(format!("unwritable record: {e}")))
+fn core(e: Error) -> Failure {
+    (e.code(), e.to_string())
 }
 
-/// Streams records from `input` to `output`, one line each. Stops at the first bad
-/// record unless `keep_going`, in which case every bad record is reported to `on_error`;
-/// stops quietly when the output's reader has gone.
-pub fn run(
-    config: &BatchConfig,
-    input: impl BufRead,
-    mut output: impl Write,
-    keep_going: bool,
-    mut on_error: impl FnMut(&LineError),
-) -> Result<BatchSummary, Error> {
-    let deriver = UlidDeriver::new(config.scheme, &config.namespace, config.secret.as_deref())?;
-    let mut summary = BatchSummary::default();
-    for (index, line) in input.lines().enumerate() {
-        let line_no = index as u64 + 1;
-        let line = match line {
-            Ok(line) => line,
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                report(
-                    &mut summary,
-                    &mut on_error,
-                    line_no,
-                    ("invalid_string", "the line is not valid UTF-8".into()),
-                );
-                if keep_going {
-                    continue;
-                } else {
-                    break;
-                }
-            }
-            Err(e) => return Err(e.into()),
+/// Keys records under one configuration: the deriver is prepared once.
+pub struct Keyer {
+    config: BatchConfig,
+    deriver: UlidDeriver,
+    /// `"<id member>":"` and `","<hash member>":"`, JSON-escaped once.
+    id_prefix: String,
+    hash_prefix: String,
+}
+
+impl Keyer {
+    pub fn new(config: BatchConfig) -> Result<Self, Error> {
+        let deriver = UlidDeriver::new(config.scheme, &config.namespace, config.secret.as_deref())?;
+        let quoted = |name: &str| serde_json::to_string(name).expect("a str serializes");
+        let id_prefix = format!("{}:\"", quoted(&config.id_output));
+        let hash_prefix = format!("\",{}:\"", quoted(&config.hash_output));
+        Ok(Keyer {
+            config,
+            deriver,
+            id_prefix,
+            hash_prefix,
+        })
+    }
+
+    /// Appends the keyed record of `line` (without a newline) to `out`. `canonical` is
+    /// scratch space, kept between lines to save allocations.
+    pub fn key_line(
+        &self,
+        line: &str,
+        canonical: &mut String,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Failure> {
+        let c = &self.config;
+        let omit = [c.id_output.as_str(), c.hash_output.as_str()];
+        canonical.clear();
+        let Some(record) = read_record(line, &omit, canonical).map_err(core)? else {
+            return Err(usage("the record is not a JSON object".into()));
         };
-        if line.trim().is_empty() {
-            continue;
-        }
-        match process_line(config, &deriver, &line) {
-            Ok(out) => match writeln!(output, "{out}") {
-                Ok(()) => summary.written += 1,
-                Err(e) if reader_gone(&e) => return Ok(summary),
-                Err(e) => return Err(e.into()),
-            },
-            Err(e) => {
-                report(&mut summary, &mut on_error, line_no, e);
-                if !keep_going {
-                    break;
-                }
+        let time = match record.get(&c.time_field) {
+            Some(TopValue::String(text)) => parse_rfc3339(text).map_err(core)?,
+            Some(TopValue::Number(ms)) => samekey::timestamp::from_millis_f64(*ms).map_err(core)?,
+            Some(TopValue::Other) => {
+                return Err(usage(format!(
+                    "{:?} must be RFC 3339 text or integer milliseconds",
+                    c.time_field
+                )))
+            }
+            None => {
+                return Err(usage(format!(
+                    "the record has no {:?} member",
+                    c.time_field
+                )))
+            }
+        };
+        let mut fields: Vec<&[u8]> = Vec::with_capacity(c.id_fields.len());
+        for name in &c.id_fields {
+            match record.get(name) {
+                Some(TopValue::String(s)) => fields.push(s.as_bytes()),
+                Some(_) => return Err(usage(format!("identity field {name:?} must be a string"))),
+                None => return Err(usage(format!("the record has no identity field {name:?}"))),
             }
         }
-    }
-    match output.flush() {
-        Err(e) if !reader_gone(&e) => Err(e.into()),
-        _ => Ok(summary),
+        let id = self.deriver.derive(time, &fields).map_err(core)?;
+        if let Some(stored) = record.get(&c.id_output) {
+            let matches =
+                matches!(stored, TopValue::String(s) if s.parse::<Ulid>().ok() == Some(id));
+            if !matches {
+                let e = Error::IdentityMismatch;
+                return Err((
+                    e.code(),
+                    format!("{e}: the record's {:?} is not {id}", c.id_output),
+                ));
+            }
+        }
+        let hash = content_hash(c.content_scheme, canonical.as_bytes()).map_err(core)?;
+        let kept = write_without(line, &record, &omit, out);
+        if kept {
+            out.push(b',');
+        }
+        out.extend_from_slice(self.id_prefix.as_bytes());
+        out.extend_from_slice(&id.to_text_bytes());
+        out.extend_from_slice(self.hash_prefix.as_bytes());
+        out.extend_from_slice(hash.to_string().as_bytes());
+        out.extend_from_slice(b"\"}");
+        Ok(())
     }
 }
 
-/// The reader of the output went away (`samekey batch ... | head -1`): a filter stops
-/// there quietly, with what it wrote, rather than failing with a broken pipe.
-fn reader_gone(e: &std::io::Error) -> bool {
-    e.kind() == std::io::ErrorKind::BrokenPipe
-}
-
-fn report(
-    summary: &mut BatchSummary,
-    on_error: &mut impl FnMut(&LineError),
-    line: u64,
-    (code, message): (&'static str, String),
-) {
-    summary.failed += 1;
-    on_error(&LineError {
-        line,
-        code,
-        message,
-    });
+/// Writes the record's text up to its closing brace without the members named in
+/// `omit`, each removed with the separator before it (after it, for the first member),
+/// so that every other byte stays as it was. Returns whether any member is left.
+fn write_without(line: &str, record: &Record<'_>, omit: &[&str], out: &mut Vec<u8>) -> bool {
+    let members = &record.members;
+    let removed = |i: usize| omit.contains(&&*members[i].key);
+    let mut cuts: Vec<Range<usize>> = Vec::new();
+    for i in (0..members.len()).filter(|&i| removed(i)) {
+        let cut = match i {
+            0 if members.len() > 1 => members[0].span.start..members[1].span.start,
+            0 => members[0].span.clone(),
+            _ => members[i - 1].span.end..members[i].span.end,
+        };
+        match cuts.last_mut() {
+            Some(last) if last.end >= cut.start => last.end = last.end.max(cut.end),
+            _ => cuts.push(cut),
+        }
+    }
+    let mut at = 0;
+    for cut in &cuts {
+        out.extend_from_slice(&line.as_bytes()[at..cut.start]);
+        at = cut.end;
+    }
+    out.extend_from_slice(&line.as_bytes()[at..record.close]);
+    (0..members.len()).any(|i| !removed(i))
 }

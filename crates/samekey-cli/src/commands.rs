@@ -1,7 +1,7 @@
 //! What each subcommand does; parsing is in main.rs, behaviour in the core.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -180,13 +180,17 @@ fn ulid(a: UlidArgs) -> Result<()> {
     Ok(())
 }
 
-fn open_input(path: &Option<PathBuf>) -> Result<(Box<dyn Read>, PathBuf)> {
+/// The input, its name for messages, and its length when it is a regular file.
+type Input = (Box<dyn Read + Send>, PathBuf, Option<u64>);
+
+fn open_input(path: &Option<PathBuf>) -> Result<Input> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
             let f = File::open(p).map_err(|e| CliError::io(p, e))?;
-            Ok((Box::new(f), p.clone()))
+            let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+            Ok((Box::new(f), p.clone(), len))
         }
-        _ => Ok((Box::new(io::stdin().lock()), PathBuf::from("<stdin>"))),
+        _ => Ok((Box::new(io::stdin()), PathBuf::from("<stdin>"), None)),
     }
 }
 
@@ -277,17 +281,31 @@ fn run_batch(a: BatchArgs) -> Result<()> {
             s => s,
         }),
     };
-    let (reader, name) = open_input(&a.input)?;
+    let (reader, name, len) = open_input(&a.input)?;
+    let threads = a
+        .threads
+        .or_else(|| std::thread::available_parallelism().ok())
+        .unwrap_or(std::num::NonZeroUsize::MIN);
+    let progress = BatchProgress::new(len, !a.no_progress && io::stderr().is_terminal());
     let stdout = io::stdout().lock();
+    let options = batch::RunOptions {
+        keep_going: a.keep_going,
+        threads,
+        progress: &progress,
+    };
     let summary = batch::run(
         &config,
-        BufReader::new(reader),
-        io::BufWriter::new(stdout),
-        a.keep_going,
+        reader,
+        io::BufWriter::with_capacity(1 << 20, stdout),
+        options,
         |e| {
-            eprintln!("samekey: {}: {e}", name.display());
+            progress
+                .bar
+                .suspend(|| eprintln!("samekey: {}: {e}", name.display()));
         },
-    )?;
+    );
+    progress.bar.finish_and_clear();
+    let summary = summary?;
     if summary.failed > 0 {
         return Err(CliError {
             code: "invalid_record",
@@ -299,6 +317,46 @@ fn run_batch(a: BatchArgs) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// `samekey batch`'s progress on a terminal: bytes of a file, lines of a pipe.
+struct BatchProgress {
+    bar: ProgressBar,
+    bytes: bool,
+}
+
+impl BatchProgress {
+    fn new(len: Option<u64>, enabled: bool) -> Self {
+        if !enabled {
+            return BatchProgress {
+                bar: ProgressBar::hidden(),
+                bytes: false,
+            };
+        }
+        let (bar, template) = match len {
+            Some(n) => (
+                ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            ),
+            None => (
+                ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+                "{spinner} {human_pos} lines {per_sec} {elapsed}",
+            ),
+        };
+        bar.set_style(
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        BatchProgress {
+            bar,
+            bytes: len.is_some(),
+        }
+    }
+}
+
+impl batch::Progress for BatchProgress {
+    fn advance(&self, bytes: u64, lines: u64) {
+        self.bar.inc(if self.bytes { bytes } else { lines });
+    }
 }
 
 fn run_vectors(a: VectorsArgs) -> Result<()> {

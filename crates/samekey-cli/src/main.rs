@@ -187,6 +187,12 @@ pub struct BatchArgs {
     /// Report every bad record and go on, instead of stopping at the first.
     #[arg(long)]
     pub keep_going: bool,
+    /// Threads keying records (the output keeps the input's order); default: one per core.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<std::num::NonZeroUsize>,
+    /// Never draw a progress bar (one is drawn when standard error is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 #[derive(Args, Debug)]

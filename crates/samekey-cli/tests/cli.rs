@@ -13,8 +13,16 @@ fn samekey(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    // Written from another thread: a large input's output fills the pipe before the
+    // input is all read.
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
 }
 
 fn stdout(o: &Output) -> String {
@@ -329,13 +337,172 @@ fn batch_adds_ids_and_hashes_and_is_idempotent() {
         .as_str()
         .unwrap()
         .starts_with("sha256:"));
-    // Members keep their order and numbers their value and form (1e20 is not rewritten
-    // as a 21-digit integer, which would not be valid input again); new members come last.
-    assert!(out.lines().nth(1).unwrap().starts_with("{\"slug\":\"hola\",\"lang\":\"es\",\"publishedAt\":1714564800000,\"body\":\"hola\",\"views\":1e+20,\"score\":1.50,\"_id\":"));
+    // The record goes out byte for byte as it came in (member order, number text such as
+    // 1e20 and 1.50); the new members come last.
+    assert!(out.lines().nth(1).unwrap().starts_with("{\"slug\":\"hola\",\"lang\":\"es\",\"publishedAt\":1714564800000,\"body\":\"hola\",\"views\":1e20,\"score\":1.50,\"_id\":"));
     // Feeding the output back in verifies the stored ids and reproduces it exactly.
     let second = samekey(&args, out.as_bytes());
     assert!(second.status.success());
     assert_eq!(stdout(&second), out);
+}
+
+#[test]
+fn batch_keeps_every_byte_of_the_record_and_replaces_its_own_members() {
+    let args = ["batch", "--fields", "slug", "--time-field", "t"];
+    let id = derive_ulid(Scheme::V1, 5, "", &["a"], None).unwrap();
+    let hash = |canonical: &str| content_hash(Scheme::V1, canonical.as_bytes()).unwrap();
+    let input = concat!(
+        "{ \"slug\" : \"a\",\t\"t\": 5 , \"x\": \"\\u00e9\" }\r\n",
+        "{\"contentHash\":\"old\", \"slug\":\"a\",\"t\":5}\n",
+        "{\"slug\":\"a\", \"_id\": \"ID\", \"t\":5, \"contentHash\":\"old\"}\n",
+        "{\"slug\":\"a\",\"t\":5,\"_id\":\"ID\"}",
+    )
+    .replace("ID", &id.to_string().to_lowercase());
+    let out = samekey(&args, input.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tail =
+        |canonical: &str| format!("\"_id\":\"{id}\",\"contentHash\":\"{}\"}}", hash(canonical));
+    let want = [
+        format!(
+            "{{ \"slug\" : \"a\",\t\"t\": 5 , \"x\": \"\\u00e9\" ,{}",
+            tail("{\"slug\":\"a\",\"t\":5,\"x\":\"é\"}")
+        ),
+        format!(
+            "{{\"slug\":\"a\",\"t\":5,{}",
+            tail("{\"slug\":\"a\",\"t\":5}")
+        ),
+        format!(
+            "{{\"slug\":\"a\", \"t\":5,{}",
+            tail("{\"slug\":\"a\",\"t\":5}")
+        ),
+        format!(
+            "{{\"slug\":\"a\",\"t\":5,{}",
+            tail("{\"slug\":\"a\",\"t\":5}")
+        ),
+    ];
+    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), want);
+}
+
+/// Enough lines for several 1 MiB chunks, with bad records at `bad` (1-based).
+fn many_records(n: usize, bad: &[usize]) -> String {
+    (1..=n)
+        .map(|i| {
+            let t = if bad.contains(&i) {
+                "-1".to_string()
+            } else {
+                i.to_string()
+            };
+            format!(
+                "{{\"slug\":\"post-{i}\",\"body\":\"{}\",\"t\":{t}}}\n",
+                "x".repeat(i % 200)
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn batch_threads_keep_the_order_and_the_first_error() {
+    let input = many_records(40_000, &[]);
+    let run = |threads: &str, input: &str| {
+        samekey(
+            &[
+                "batch",
+                "--fields",
+                "slug",
+                "--time-field",
+                "t",
+                "--threads",
+                threads,
+            ],
+            input.as_bytes(),
+        )
+    };
+    let one = run("1", &input);
+    assert!(one.status.success());
+    assert_eq!(stdout(&one).lines().count(), 40_000);
+    for threads in ["2", "3", "8"] {
+        assert_eq!(
+            run(threads, &input).stdout,
+            one.stdout,
+            "--threads {threads}"
+        );
+    }
+    // The first bad record stops the output there, whichever thread keyed it.
+    let bad = many_records(40_000, &[23_456, 31_000]);
+    for threads in ["1", "2", "3"] {
+        let out = run(threads, &bad);
+        assert_eq!(out.status.code(), Some(65));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("line 23456: error[timestamp_out_of_range]"),
+            "{err}"
+        );
+        assert!(!err.contains("line 31000"), "{err}");
+        assert_eq!(stdout(&out).lines().count(), 23_455);
+        assert_eq!(out.stdout, one.stdout[..out.stdout.len()]);
+    }
+    let keep = samekey(
+        &[
+            "batch",
+            "--fields",
+            "slug",
+            "--time-field",
+            "t",
+            "--threads",
+            "2",
+            "--keep-going",
+        ],
+        bad.as_bytes(),
+    );
+    let err = String::from_utf8_lossy(&keep.stderr);
+    let first = err.find("line 23456:").expect("the first bad line");
+    let second = err.find("line 31000:").expect("the second bad line");
+    assert!(first < second, "{err}");
+    assert_eq!(stdout(&keep).lines().count(), 39_998);
+    assert!(err.contains("39998 record(s) written, 2 failed"), "{err}");
+}
+
+#[test]
+fn batch_draws_progress_on_a_terminal_only() {
+    let dir = std::env::temp_dir().join(format!("samekey-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("in.jsonl");
+    std::fs::write(&file, many_records(40_000, &[])).unwrap();
+    let cmd = format!(
+        "{} batch --fields slug --time-field t --threads 1 {} > /dev/null",
+        env!("CARGO_BIN_EXE_samekey"),
+        file.display()
+    );
+    // `script` (util-linux) runs the command on a pseudo-terminal and prints what it drew.
+    let tty = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("script(1) from util-linux runs a command on a terminal");
+    let drawn = String::from_utf8_lossy(&tty.stdout);
+    assert!(tty.status.success(), "{drawn}");
+    assert!(
+        drawn.contains("MiB"),
+        "no progress bar on a terminal: {drawn:?}"
+    );
+    // Not a terminal: nothing on standard error.
+    let piped = samekey(
+        &[
+            "batch",
+            "--fields",
+            "slug",
+            "--time-field",
+            "t",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(piped.status.success());
+    assert_eq!(piped.stderr, b"");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -60,6 +60,9 @@ fn parse_magnitude(body: &str) -> f64 {
             exp10 -= 1;
         }
     }
+    if let Some(exact) = fast_path(&digits, exp10) {
+        return exact;
+    }
     let magnitude = digits.len() as i64 + exp10; // value is in [10^(m-1), 10^m)
     if magnitude > 310 {
         return f64::INFINITY;
@@ -68,6 +71,23 @@ fn parse_magnitude(body: &str) -> f64 {
         return 0.0;
     }
     refine(&digits, exp10 as i32, guess(&digits, exp10 as i32))
+}
+
+/// Clinger's fast path, which covers most numbers people write (`3.63`, `0.5`,
+/// `1714564800.123`): at most 15 significant digits and a power of ten up to 10^22 are
+/// both exact doubles, so one IEEE multiplication or division, itself correctly rounded,
+/// gives the nearest double.
+fn fast_path(digits: &[u8], exp10: i64) -> Option<f64> {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    if digits.len() > 15 || exp10.unsigned_abs() > 22 {
+        return None;
+    }
+    let n = digits.iter().fold(0u64, |n, &d| n * 10 + u64::from(d)) as f64;
+    let p = POW10[exp10.unsigned_abs() as usize];
+    Some(if exp10 < 0 { n / p } else { n * p })
 }
 
 /// The exponent, saturated: anything beyond ±10^6 over- or underflows just the same.
@@ -378,6 +398,19 @@ mod tests {
                 .collect();
             let exp = (next() % 700) as i64 - 350;
             check(&format!("{mantissa}e{exp}"));
+            // The fast path's domain: up to 15 digits, powers of ten up to 22 either way.
+            let short = &mantissa[..mantissa.len().min(15)];
+            let small = (next() % 45) as i64 - 22;
+            check(&format!("{short}e{small}"));
+            let split = (next() as usize) % (short.len() + 1);
+            check(&format!(
+                "{}.{}",
+                &short[..split]
+                    .trim_start_matches('0')
+                    .to_owned()
+                    .max("0".into()),
+                &short[split..]
+            ));
             check(&format!("0.{mantissa}e{exp}"));
         }
     }

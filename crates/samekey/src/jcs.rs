@@ -1,5 +1,6 @@
 //! RFC 8785 (JCS) canonical JSON and the content hash of it (spec §6).
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -10,10 +11,25 @@ use crate::error::{Error, Result};
 use crate::json::{Value, MAX_DEPTH};
 use crate::scheme::Scheme;
 
-/// Object keys compare by their UTF-16 code units (RFC 8785 §3.2.3), which differs from
-/// UTF-8 byte order once characters above U+FFFF meet those in U+E000..U+FFFF.
+/// Object keys compare by their UTF-16 code units (RFC 8785 §3.2.3). UTF-8 bytes
+/// compare as code points do, and code points as UTF-16 does, except where the first
+/// difference is a character in U+E000..U+FFFF (lead byte 0xEE or 0xEF) against one above
+/// U+FFFF (lead byte 0xF0..0xF4), whose UTF-16 surrogates sort first: so a byte
+/// comparison, corrected in that one case, without encoding anything.
 fn utf16_cmp(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    match x.iter().zip(y).position(|(p, q)| p != q) {
+        None => x.len().cmp(&y.len()),
+        Some(i) => {
+            let (p, q) = (x[i], y[i]);
+            let upper_bmp = |c: u8| c == 0xEE || c == 0xEF;
+            if (upper_bmp(p) && q >= 0xF0) || (p >= 0xF0 && upper_bmp(q)) {
+                q.cmp(&p)
+            } else {
+                p.cmp(&q)
+            }
+        }
+    }
 }
 
 /// Members in canonical order, or `duplicate_key`. (One sort for parsing and writing:
@@ -67,35 +83,60 @@ pub fn canonicalize_json_text_from_doubles(text: &str) -> Result<String> {
 
 fn canonicalize(text: &str, doubles: bool) -> Result<String> {
     let mut out = String::with_capacity(text.len());
-    crate::json::parse_into(text, doubles, Canonical { out: &mut out })?;
+    crate::json::parse_into(text, doubles, Canonical::new(&mut out, None))?;
     Ok(out)
 }
 
 /// Writes canonical text as the parser reads. Members of an object are written in input
 /// order as `"key":value` and rearranged when the object closes, only if their keys were
 /// not already in order.
-struct Canonical<'a> {
-    out: &'a mut String,
+pub(crate) struct Canonical<'o, 't, 'r> {
+    out: &'o mut String,
+    /// Arrays and objects open around the value being read.
+    depth: usize,
+    /// A copy of an object's members while they are rearranged (kept between objects).
+    scratch: String,
+    /// What [`crate::record`] keeps of a top-level object.
+    record: Option<&'r mut crate::record::Top<'t>>,
+}
+
+impl<'o, 't, 'r> Canonical<'o, 't, 'r> {
+    pub(crate) fn new(out: &'o mut String, record: Option<&'r mut crate::record::Top<'t>>) -> Self {
+        Canonical {
+            out,
+            depth: 0,
+            scratch: String::new(),
+            record,
+        }
+    }
+
+    /// The record's top-level object, while its members (not theirs) are being read.
+    fn top(&mut self) -> Option<&mut crate::record::Top<'t>> {
+        match &mut self.record {
+            Some(top) if self.depth == 1 && top.is_object => Some(top),
+            _ => None,
+        }
+    }
 }
 
 /// One member (`"key":value`) of the object being written: its key, and where its text
 /// lies in the output.
-struct Member {
-    key: String,
+struct Member<'t> {
+    key: Cow<'t, str>,
     start: usize,
     end: usize,
 }
 
 /// The object being written: where it starts, and its members so far.
-struct Members {
+pub(crate) struct Members<'t> {
     start: usize,
-    members: Vec<Member>,
+    members: Vec<Member<'t>>,
 }
 
-impl crate::json::Build for Canonical<'_> {
+impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
     type Out = ();
     type Array = bool;
-    type Object = Members;
+    type Object = Members<'t>;
 
     fn scalar(&mut self, v: Value) {
         // Written here rather than by `write_value`, which would bring the tree writer
@@ -104,14 +145,26 @@ impl crate::json::Build for Canonical<'_> {
             Value::Null => self.out.push_str("null"),
             Value::Bool(true) => self.out.push_str("true"),
             Value::Bool(false) => self.out.push_str("false"),
-            Value::Number(n) => self.out.push_str(ryu_js::Buffer::new().format_finite(n)),
-            Value::String(s) => write_string(self.out, &s),
-            // The parser hands containers to the calls below, never here.
-            Value::Array(_) | Value::Object(_) => {}
+            Value::Number(n) => {
+                self.out.push_str(ryu_js::Buffer::new().format_finite(n));
+                if let Some(top) = self.top() {
+                    top.value_number(n);
+                }
+            }
+            // Strings come through `string`, containers through the calls below.
+            Value::String(_) | Value::Array(_) | Value::Object(_) => {}
+        }
+    }
+
+    fn string(&mut self, s: Cow<'t, str>) {
+        write_text(self.out, &s);
+        if let Some(top) = self.top() {
+            top.value_string(s);
         }
     }
 
     fn array_start(&mut self) -> bool {
+        self.depth += 1;
         self.out.push('[');
         true
     }
@@ -125,34 +178,52 @@ impl crate::json::Build for Canonical<'_> {
     fn array_push(&mut self, _: &mut bool, (): ()) {}
 
     fn array_end(&mut self, _: bool) {
+        self.depth -= 1;
         self.out.push(']');
     }
 
-    fn object_start(&mut self) -> Members {
+    fn object_start(&mut self) -> Members<'t> {
+        if self.depth == 0 {
+            if let Some(top) = &mut self.record {
+                top.is_object = true;
+            }
+        }
+        self.depth += 1;
         self.out.push('{');
         Members {
             start: self.out.len(),
-            members: Vec::new(),
+            members: Vec::with_capacity(8),
         }
     }
 
-    fn object_key(&mut self, object: &mut Members, key: String) {
+    fn object_key(&mut self, object: &mut Members<'t>, key: Cow<'t, str>, at: usize) {
         if !object.members.is_empty() {
             self.out.push(',');
         }
         let start = self.out.len();
-        write_string(self.out, &key);
+        write_text(self.out, &key);
         self.out.push(':');
+        if let Some(top) = self.top() {
+            top.member(key.clone(), at);
+        }
         object.members.push(Member { key, start, end: 0 });
     }
 
-    fn object_push(&mut self, object: &mut Members, (): ()) {
+    fn object_push(&mut self, object: &mut Members<'t>, (): (), at: usize) {
         if let Some(m) = object.members.last_mut() {
             m.end = self.out.len();
         }
+        if let Some(top) = self.top() {
+            top.member_end(at);
+        }
     }
 
-    fn object_end(&mut self, mut object: Members) -> Result<()> {
+    fn object_end(&mut self, mut object: Members<'t>) -> Result<()> {
+        let omit: &[&str] = match self.top() {
+            Some(top) => top.omit,
+            None => &[],
+        };
+        self.depth -= 1;
         let out = &mut *self.out;
         let in_order = object
             .members
@@ -162,15 +233,20 @@ impl crate::json::Build for Canonical<'_> {
             // The same order and the same first duplicate as `sorted_members`.
             object.members.sort_by(|a, b| utf16_cmp(&a.key, &b.key));
             if let Some(w) = object.members.windows(2).find(|w| w[0].key == w[1].key) {
-                return Err(Error::DuplicateKey(w[0].key.clone()));
+                return Err(Error::DuplicateKey(w[0].key.clone().into_owned()));
             }
-            let written = String::from(&out[object.start..]);
+        }
+        let kept = |m: &Member<'_>| !omit.contains(&&*m.key);
+        if !in_order || !object.members.iter().all(kept) {
+            let scratch = &mut self.scratch;
+            scratch.clear();
+            scratch.push_str(&out[object.start..]);
             out.truncate(object.start);
-            for (i, m) in object.members.iter().enumerate() {
-                if i > 0 {
+            for m in object.members.iter().filter(|m| kept(m)) {
+                if out.len() > object.start {
                     out.push(',');
                 }
-                out.push_str(&written[m.start - object.start..m.end - object.start]);
+                out.push_str(&scratch[m.start - object.start..m.end - object.start]);
             }
         }
         out.push('}');
@@ -256,24 +332,45 @@ fn write_value(out: &mut String, value: &Value, depth: usize) -> Result<()> {
     Ok(())
 }
 
+/// A string the parser read: one borrowed from the text had no escape there, so it has
+/// nothing to escape now (a raw quote, backslash or control character is not JSON).
+#[allow(clippy::ptr_arg)] // Which variant it is, is the point.
+fn write_text(out: &mut String, s: &Cow<'_, str>) {
+    match s {
+        Cow::Borrowed(s) => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        Cow::Owned(s) => write_string(out, s),
+    }
+}
+
 /// JSON.stringify's escaping: `"`, `\` and C0 controls only; everything else literal.
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
+    let mut rest = s;
+    while let Some(i) = rest
+        .bytes()
+        .position(|c| c == b'"' || c == b'\\' || c < 0x20)
+    {
+        out.push_str(&rest[..i]);
+        let c = rest.as_bytes()[i];
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            0x0c => out.push_str("\\f"),
+            b'\r' => out.push_str("\\r"),
+            c => {
+                let _ = write!(out, "\\u{:04x}", c);
             }
-            c => out.push(c),
         }
+        rest = &rest[i + 1..];
     }
+    out.push_str(rest);
     out.push('"');
 }
 
@@ -311,6 +408,31 @@ mod tests {
             (f64::from_bits(0x4317_9085_685d_83c9), "1658206780088562.2"),
         ] {
             assert_eq!(num(n), text);
+        }
+    }
+
+    #[test]
+    fn utf16_order_by_bytes_is_utf16_order() {
+        // Characters around every boundary where UTF-8 and UTF-16 lengths or order change.
+        let chars: Vec<char> = [
+            0x0, 0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xEFFF, 0xF000, 0xFB33, 0xFFFF,
+            0x10000, 0x1F600, 0x10FFFF,
+        ]
+        .iter()
+        .map(|&c| char::from_u32(c).unwrap())
+        .collect();
+        let mut strings = vec![String::new()];
+        for &a in &chars {
+            strings.push(a.into());
+            for &b in &chars {
+                strings.push([a, b].iter().collect());
+            }
+        }
+        for a in &strings {
+            for b in &strings {
+                let want = a.encode_utf16().cmp(b.encode_utf16());
+                assert_eq!(utf16_cmp(a, b), want, "{a:?} vs {b:?}");
+            }
         }
     }
 

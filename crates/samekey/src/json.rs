@@ -4,6 +4,7 @@
 //! no lone surrogates, at most [`MAX_DEPTH`] nested arrays/objects. Each rule removes a
 //! way for two parsers to read the same text as different data.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -73,29 +74,34 @@ impl Value {
 
 /// What the parser makes of the JSON it reads: a [`Value`] tree here, canonical text in
 /// `jcs` (which needs no tree, so it holds a fraction of the memory). Every rule of the
-/// strict grammar stays in the one parser; a builder only decides what to keep.
-pub(crate) trait Build {
+/// strict grammar stays in the one parser; a builder only decides what to keep. Strings
+/// come borrowed from the text when they hold no escape.
+pub(crate) trait Build<'t> {
     type Out;
     type Array;
     type Object;
-    /// `null`, `true`, `false`, a number or a string.
+    /// `null`, `true`, `false` or a number.
     fn scalar(&mut self, v: Value) -> Self::Out;
+    /// A string value.
+    fn string(&mut self, s: Cow<'t, str>) -> Self::Out;
     fn array_start(&mut self) -> Self::Array;
     /// Before each item's value is read.
     fn array_item(&mut self, array: &mut Self::Array);
     fn array_push(&mut self, array: &mut Self::Array, item: Self::Out);
     fn array_end(&mut self, array: Self::Array) -> Self::Out;
     fn object_start(&mut self) -> Self::Object;
-    /// Before each member's value is read.
-    fn object_key(&mut self, object: &mut Self::Object, key: String);
-    fn object_push(&mut self, object: &mut Self::Object, value: Self::Out);
+    /// Before each member's value is read; `at` is the offset of the key's quote.
+    fn object_key(&mut self, object: &mut Self::Object, key: Cow<'t, str>, at: usize);
+    /// After each member's value; `at` is the offset just past the value.
+    fn object_push(&mut self, object: &mut Self::Object, value: Self::Out, at: usize);
     /// The object is complete: its duplicate keys are found here.
     fn object_end(&mut self, object: Self::Object) -> Result<Self::Out>;
 }
 
 /// Parses `text` strictly with builder `b` (see the module documentation).
-pub(crate) fn parse_into<B: Build>(text: &str, doubles: bool, b: B) -> Result<B::Out> {
+pub(crate) fn parse_into<'t, B: Build<'t>>(text: &'t str, doubles: bool, b: B) -> Result<B::Out> {
     let mut p = Parser {
+        text,
         s: text.as_bytes(),
         at: 0,
         doubles,
@@ -113,7 +119,7 @@ pub(crate) fn parse_into<B: Build>(text: &str, doubles: bool, b: B) -> Result<B:
 /// Builds the [`Value`] tree.
 struct Tree;
 
-impl Build for Tree {
+impl<'t> Build<'t> for Tree {
     type Out = Value;
     type Array = Vec<Value>;
     /// The members so far, and the key whose value is being read.
@@ -121,6 +127,9 @@ impl Build for Tree {
 
     fn scalar(&mut self, v: Value) -> Value {
         v
+    }
+    fn string(&mut self, s: Cow<'t, str>) -> Value {
+        Value::String(s.into_owned())
     }
     fn array_start(&mut self) -> Vec<Value> {
         Vec::new()
@@ -135,10 +144,10 @@ impl Build for Tree {
     fn object_start(&mut self) -> Self::Object {
         (Vec::new(), String::new())
     }
-    fn object_key(&mut self, object: &mut Self::Object, key: String) {
-        object.1 = key;
+    fn object_key(&mut self, object: &mut Self::Object, key: Cow<'t, str>, _: usize) {
+        object.1 = key.into_owned();
     }
-    fn object_push(&mut self, object: &mut Self::Object, value: Value) {
+    fn object_push(&mut self, object: &mut Self::Object, value: Value, _: usize) {
         let key = core::mem::take(&mut object.1);
         object.0.push((key, value));
     }
@@ -150,6 +159,7 @@ impl Build for Tree {
 }
 
 struct Parser<'a, B> {
+    text: &'a str,
     s: &'a [u8],
     at: usize,
     /// Integer literals are host doubles (see [`Value::parse_from_doubles`]).
@@ -157,7 +167,7 @@ struct Parser<'a, B> {
     b: B,
 }
 
-impl<B: Build> Parser<'_, B> {
+impl<'a, B: Build<'a>> Parser<'a, B> {
     fn err(&self, reason: &'static str) -> Error {
         Error::InvalidJson {
             offset: self.at,
@@ -198,7 +208,7 @@ impl<B: Build> Parser<'_, B> {
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => {
                 let s = self.string()?;
-                Ok(self.b.scalar(Value::String(s)))
+                Ok(self.b.string(s))
             }
             Some(b't') => self.literal(b"true", Value::Bool(true)),
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
@@ -262,13 +272,14 @@ impl<B: Build> Parser<'_, B> {
             if self.peek() != Some(b'"') {
                 return Err(self.err("expected a string object key"));
             }
+            let key_at = self.at;
             let key = self.string()?;
             self.ws();
             self.eat(b':', "expected ':' after an object key")?;
             self.ws();
-            self.b.object_key(&mut members, key);
+            self.b.object_key(&mut members, key, key_at);
             let v = self.value(depth)?;
-            self.b.object_push(&mut members, v);
+            self.b.object_push(&mut members, v, self.at);
             self.ws();
             match self.peek() {
                 Some(b',') => self.at += 1,
@@ -297,26 +308,22 @@ impl<B: Build> Parser<'_, B> {
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<String> {
+    /// A string, borrowed from the text unless it holds an escape.
+    fn string(&mut self) -> Result<Cow<'a, str>> {
         self.at += 1;
-        let mut out = String::new();
+        let start = self.at;
+        self.plain();
+        if self.peek() == Some(b'"') {
+            self.at += 1;
+            // The input is a &str and we only stopped at ASCII bytes: a char boundary.
+            return Ok(Cow::Borrowed(&self.text[start..self.at - 1]));
+        }
+        let mut out = String::from(&self.text[start..self.at]);
         loop {
-            let start = self.at;
-            while let Some(c) = self.peek() {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                self.at += 1;
-            }
-            // The input is a &str and we only stopped at ASCII bytes, so this is UTF-8.
-            out.push_str(
-                core::str::from_utf8(&self.s[start..self.at])
-                    .map_err(|_| self.err("invalid UTF-8"))?,
-            );
             match self.peek() {
                 Some(b'"') => {
                     self.at += 1;
-                    return Ok(out);
+                    return Ok(Cow::Owned(out));
                 }
                 Some(b'\\') => {
                     self.at += 1;
@@ -338,7 +345,16 @@ impl<B: Build> Parser<'_, B> {
                 Some(_) => return Err(self.err("unescaped control character in string")),
                 None => return Err(self.err("unterminated string")),
             }
+            let run = self.at;
+            self.plain();
+            out.push_str(&self.text[run..self.at]);
         }
+    }
+
+    /// Skips the characters a string holds as they are: up to a quote, a backslash, a
+    /// control character or the end.
+    fn plain(&mut self) {
+        self.at += plain_len(&self.s[self.at..]);
     }
 
     fn unicode_escape(&mut self) -> Result<char> {
@@ -431,10 +447,66 @@ impl<B: Build> Parser<'_, B> {
     }
 }
 
+/// The length of the run of bytes a string holds as they are (before a quote, a
+/// backslash or a control character), eight bytes at a time: strings are most of the
+/// bytes of typical JSON.
+fn plain_len(s: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte's high bit is set in `(x - ONES) & !x & HIGH` where x's byte is zero, and in
+    // `(w - 0x20..) & !w & HIGH` where w's byte is below 0x20; a borrow can also set
+    // bits above such a byte, never below it, so the lowest set bit is the first match.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let mut chunks = s.chunks_exact(8);
+    for (i, chunk) in chunks.by_ref().enumerate() {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let hits = (zero(w ^ (ONES * u64::from(b'"')))
+            | zero(w ^ (ONES * u64::from(b'\\')))
+            | (w.wrapping_sub(ONES * 0x20) & !w))
+            & HIGH;
+        if hits != 0 {
+            return i * 8 + (hits.trailing_zeros() / 8) as usize;
+        }
+    }
+    let done = s.len() - chunks.remainder().len();
+    let tail = chunks.remainder();
+    done + tail
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .unwrap_or(tail.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use alloc::string::ToString;
+
+    #[test]
+    fn plain_runs_end_at_the_first_special_byte() {
+        let specials = [b'"', b'\\', 0x00, 0x1f, b'\n'];
+        let others = [
+            b'a', b' ', 0x20, 0x7f, 0x80, 0xa0, 0xff, b'!', b'#', b'[', b']', 0x21, 0x5b, 0x5d,
+        ];
+        for len in 0..20 {
+            for &o in &others {
+                let mut s = alloc::vec![o; len];
+                assert_eq!(plain_len(&s), len);
+                for at in 0..len {
+                    for &c in &specials {
+                        s[at] = c;
+                        assert_eq!(plain_len(&s), at, "{s:?}");
+                        // A second special byte later does not move the first.
+                        if at + 1 < len {
+                            s[at + 1] = b'"';
+                            assert_eq!(plain_len(&s), at);
+                            s[at + 1] = o;
+                        }
+                        s[at] = o;
+                    }
+                }
+            }
+        }
+    }
 
     fn message(text: &str) -> String {
         Value::parse(text).unwrap_err().to_string()

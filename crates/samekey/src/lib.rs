@@ -46,6 +46,7 @@ mod json;
 mod key;
 mod keyring;
 mod number;
+pub mod record;
 mod revision;
 mod scheme;
 mod tagged;

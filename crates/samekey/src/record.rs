@@ -1,0 +1,188 @@
+//! A JSON object read once, for pipelines that key records (`samekey batch`): the
+//! canonical text of its members but some (spec §6), and where each top-level member lies
+//! in the text, with its string or number value. The same strict parser as everywhere.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use crate::error::Result;
+
+/// A top-level member's value, as far as a pipeline reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TopValue<'t> {
+    /// A string, borrowed from the text unless it held escapes.
+    String(Cow<'t, str>),
+    /// A number.
+    Number(f64),
+    /// `null`, a boolean, an array or an object.
+    Other,
+}
+
+/// One top-level member of a record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordMember<'t> {
+    /// The key, unescaped.
+    pub key: Cow<'t, str>,
+    /// From the key's opening quote to the end of the value, in the text.
+    pub span: Range<usize>,
+    /// The value.
+    pub value: TopValue<'t>,
+}
+
+/// A JSON object's top-level members, in the order of the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record<'t> {
+    /// The members, in order.
+    pub members: Vec<RecordMember<'t>>,
+    /// The offset of the object's closing `}`.
+    pub close: usize,
+}
+
+impl<'t> Record<'t> {
+    /// The value of the member `key`, if the record has one.
+    pub fn get(&self, key: &str) -> Option<&TopValue<'t>> {
+        self.members.iter().find(|m| m.key == key).map(|m| &m.value)
+    }
+}
+
+/// What the canonical writer keeps of the top-level object while it reads.
+pub(crate) struct Top<'t> {
+    pub(crate) is_object: bool,
+    pub(crate) omit: &'t [&'t str],
+    members: Vec<RecordMember<'t>>,
+}
+
+impl<'t> Top<'t> {
+    pub(crate) fn member(&mut self, key: Cow<'t, str>, at: usize) {
+        self.members.push(RecordMember {
+            key,
+            span: at..at,
+            value: TopValue::Other,
+        });
+    }
+
+    pub(crate) fn value_string(&mut self, s: Cow<'t, str>) {
+        if let Some(m) = self.members.last_mut() {
+            m.value = TopValue::String(s);
+        }
+    }
+
+    pub(crate) fn value_number(&mut self, n: f64) {
+        if let Some(m) = self.members.last_mut() {
+            m.value = TopValue::Number(n);
+        }
+    }
+
+    pub(crate) fn member_end(&mut self, at: usize) {
+        if let Some(m) = self.members.last_mut() {
+            m.span.end = at;
+        }
+    }
+}
+
+/// Parses `text` strictly (spec §6.1), appends to `canonical` the canonical form of its
+/// value without the top-level members named in `omit`, and returns the top-level
+/// members when the value is an object (`None` for any other value).
+///
+/// ```
+/// use samekey::record::{read_record, TopValue};
+/// let text = r#"{"slug": "a\u0062", "n": 1.50, "_id": "x", "tags": [2, 1]}"#;
+/// let mut canonical = String::new();
+/// let record = read_record(text, &["_id"], &mut canonical)?.unwrap();
+/// assert_eq!(canonical, r#"{"n":1.5,"slug":"ab","tags":[2,1]}"#);
+/// assert_eq!(record.get("slug"), Some(&TopValue::String("ab".into())));
+/// assert_eq!(record.get("n"), Some(&TopValue::Number(1.5)));
+/// assert_eq!(&text[record.members[2].span.clone()], r#""_id": "x""#);
+/// assert_eq!(record.close, text.len() - 1);
+/// # Ok::<(), samekey::Error>(())
+/// ```
+pub fn read_record<'t>(
+    text: &'t str,
+    omit: &'t [&'t str],
+    canonical: &mut String,
+) -> Result<Option<Record<'t>>> {
+    let mut top = Top {
+        is_object: false,
+        omit,
+        members: Vec::with_capacity(16),
+    };
+    let writer = crate::jcs::Canonical::new(canonical, Some(&mut top));
+    crate::json::parse_into(text, false, writer)?;
+    if !top.is_object {
+        return Ok(None);
+    }
+    // The parser allows only JSON whitespace after the value.
+    let close = text.trim_end_matches([' ', '\t', '\n', '\r']).len() - 1;
+    Ok(Some(Record {
+        members: top.members,
+        close,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jcs::canonicalize_json_text;
+
+    #[test]
+    fn canonical_text_is_that_of_the_record_without_the_omitted_members() {
+        for (text, omit, expect) in [
+            (r#"{"b":1,"a":2}"#, &[][..], r#"{"a":2,"b":1}"#),
+            (r#"{"b":1,"a":2}"#, &["a"][..], r#"{"b":1}"#),
+            (r#"{"a":2}"#, &["a"][..], r#"{}"#),
+            (r#"{"a":{"a":1,"b":2},"b":3}"#, &["a"][..], r#"{"b":3}"#),
+            (
+                r#"{"x":{"a":1,"b":2}}"#,
+                &["a"][..],
+                r#"{"x":{"a":1,"b":2}}"#,
+            ),
+            (
+                r#"{"z":[{"a":1}],"a":0}"#,
+                &["a", "q"][..],
+                r#"{"z":[{"a":1}]}"#,
+            ),
+        ] {
+            let mut out = String::new();
+            read_record(text, omit, &mut out).unwrap().unwrap();
+            assert_eq!(out, expect, "{text} without {omit:?}");
+            if omit.is_empty() {
+                assert_eq!(out, canonicalize_json_text(text).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn members_are_found_with_their_spans_and_values() {
+        let text = " {\"a\" : \"x\\ny\" , \"b\":[1,{\"c\":\"d\"}], \"c\": -0.0, \"d\":null } ";
+        let mut out = String::new();
+        let r = read_record(text, &[], &mut out).unwrap().unwrap();
+        let keys: Vec<&str> = r.members.iter().map(|m| &*m.key).collect();
+        assert_eq!(keys, ["a", "b", "c", "d"]);
+        assert_eq!(&text[r.members[0].span.clone()], "\"a\" : \"x\\ny\"");
+        assert_eq!(&text[r.members[1].span.clone()], "\"b\":[1,{\"c\":\"d\"}]");
+        assert_eq!(r.get("a"), Some(&TopValue::String("x\ny".into())));
+        assert_eq!(r.get("b"), Some(&TopValue::Other));
+        assert_eq!(r.get("c"), Some(&TopValue::Number(0.0)));
+        assert_eq!(r.get("d"), Some(&TopValue::Other));
+        assert_eq!(&text[r.close..=r.close], "}");
+    }
+
+    #[test]
+    fn other_values_are_not_records_and_errors_are_the_parsers() {
+        let mut out = String::new();
+        assert_eq!(read_record("[1]", &[], &mut out).unwrap(), None);
+        assert_eq!(read_record("\"s\"", &[], &mut out).unwrap(), None);
+        for (text, code) in [
+            (r#"{"a":1,"a":2}"#, "duplicate_key"),
+            (r#"{"a":1,"a":2}"#, "duplicate_key"),
+            ("{\"a\":9007199254740992}", "number_out_of_range"),
+            ("{\"a\":\"\\ud800\"}", "invalid_json"),
+            ("{", "invalid_json"),
+        ] {
+            let err = read_record(text, &["a"], &mut out).unwrap_err();
+            assert_eq!(err.code(), code, "{text}");
+        }
+    }
+}
