@@ -414,7 +414,7 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content bench-python bench-node bench-wasm bench-go bench-kotlin bench-registry
+bench: bench-rust bench-instructions bench-content bench-python bench-batch bench-node bench-wasm bench-go bench-kotlin bench-registry
 
 # samekey-wasm vs @noble/hashes and crypto.subtle, in Node and in headless Chromium.
 bench-wasm: setup-wasm
@@ -427,6 +427,14 @@ bench-node: setup-node
 # Python binding vs the fastest pure-Python equivalent and uuid.uuid5.
 bench-python: setup-python
     {{python_venv}}/bin/python bindings/python/bench/bench.py
+
+# Batch keying of 1M rows next to what users write otherwise, each table's variants
+# interleaved: Arrow vs lists vs hashlib, Polars, Spark local[2], and the CLI vs jq and a
+# Python pipeline. SAMEKEY_BENCH_ROWS=N for another size.
+bench-batch: setup-engines
+    cargo build --release -p samekey-cli
+    command -v jq > /dev/null || { echo "bench-batch compares with jq: apt-get install jq"; exit 1; }
+    {{engines_venv}}/bin/python bindings/python/bench/bench_batch.py --cli target/release/samekey
 
 # ns per ULID derivation next to the bare-SHA-256 floor (criterion, then interleaved
 # rounds in one process, which cancels most machine noise), and in-memory throughput.
