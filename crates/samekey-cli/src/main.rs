@@ -187,7 +187,8 @@ pub struct BatchArgs {
     /// Report every bad record and go on, instead of stopping at the first.
     #[arg(long)]
     pub keep_going: bool,
-    /// Threads keying records (the output keeps the input's order); default: one per core.
+    /// Threads keying records (the output keeps the input's order; about 8 MiB of
+    /// buffers each); default: one per core.
     #[arg(long, value_name = "N")]
     pub threads: Option<std::num::NonZeroUsize>,
     /// Never draw a progress bar (one is drawn when standard error is a terminal).

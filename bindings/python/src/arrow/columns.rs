@@ -66,6 +66,11 @@ impl ByteColumn {
                 }
             };
             text = is_text;
+            if data.is_empty() {
+                // No rows to read; arrow-rs may size an empty slice's values buffer as
+                // zero while its first offset is not, which its validation refuses.
+                continue;
+            }
             // Retyped as bytes (the UTF-8 check is ours, row by row, to name the row),
             // and every offset and view checked against the buffers: a producer's bad
             // array is an error here, never an out-of-bounds read.
@@ -142,6 +147,9 @@ impl TimeColumn {
                     )))
                 }
             };
+            if data.is_empty() {
+                continue;
+            }
             let data = data
                 .into_builder()
                 .data_type(DataType::Int64)

@@ -294,3 +294,18 @@ def test_the_array_is_exported_once_and_owns_its_memory() -> None:
     del out
     assert first.equals(second) and len(first) == 1
     assert repr(samekey.UlidDeriver().derive_arrow(pa.array([1]), pa.array(["x"]))).startswith("samekey.ArrowArray(Utf8")
+
+
+def test_slices_and_empty_chunks_read_the_right_rows() -> None:
+    """Arrays with an offset (slices) and chunked arrays with empty chunks: each row is
+    read where the producer says it is."""
+    n = 1000
+    times = pa.array(range(1, n + 1), pa.int64())
+    for type_ in TEXT_TYPES + BINARY_TYPES:
+        slugs = pa.array([f"s{i}".encode() if type_ in BINARY_TYPES else f"s{i}" for i in range(n)], type_)
+        want = [str(samekey.derive_ulid([f"s{i}"], time_ms=i + 1)) for i in range(n)]
+        sliced = samekey.arrow.derive_ulids(times.slice(300, 500), slugs.slice(300, 500))
+        assert sliced.to_pylist() == want[300:800], type_
+        chunked = pa.chunked_array([slugs.slice(0, 0), slugs.slice(0, 10), slugs.slice(10, 0), slugs.slice(10)], type_)
+        times_chunked = pa.chunked_array([times.slice(0, 999), times.slice(999)])
+        assert samekey.arrow.derive_ulids(times_chunked, chunked).to_pylist() == want, type_
