@@ -9,6 +9,7 @@
 
 mod pipeline;
 
+use std::io::Write;
 use std::ops::Range;
 
 use samekey::record::{read_record, Record, TopValue};
@@ -149,7 +150,8 @@ impl Keyer {
         out.extend_from_slice(self.id_prefix.as_bytes());
         out.extend_from_slice(&id.to_text_bytes());
         out.extend_from_slice(self.hash_prefix.as_bytes());
-        out.extend_from_slice(hash.to_string().as_bytes());
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, "{hash}");
         out.extend_from_slice(b"\"}");
         Ok(())
     }

@@ -39,7 +39,9 @@ impl ContentHash {
 
 impl fmt::Display for ContentHash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.algorithm(), hex::encode(&self.digest))
+        f.write_str(self.algorithm())?;
+        f.write_str(":")?;
+        hex::write32(f, &self.digest)
     }
 }
 

@@ -1,16 +1,17 @@
 //! Lowercase hex, the only digest text form samekey writes or accepts.
 
-use alloc::string::String;
-
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-pub(crate) fn encode(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(HEX[usize::from(b >> 4)] as char);
-        s.push(HEX[usize::from(b & 15)] as char);
+/// Writes a 32-byte digest's 64 digits without allocating (every content hash and key
+/// text holds one).
+pub(crate) fn write32(f: &mut core::fmt::Formatter<'_>, bytes: &[u8; 32]) -> core::fmt::Result {
+    let mut digits = [0; 64];
+    for (pair, b) in digits.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = HEX[usize::from(b >> 4)];
+        pair[1] = HEX[usize::from(b & 15)];
     }
-    s
+    // Hex digits are ASCII.
+    f.write_str(core::str::from_utf8(&digits).map_err(|_| core::fmt::Error)?)
 }
 
 /// Exactly 64 lowercase hex digits into 32 bytes; anything else is `None`.

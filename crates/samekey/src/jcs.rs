@@ -156,6 +156,15 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
         }
     }
 
+    fn integer(&mut self, n: f64, text: &'t str) {
+        // ECMAScript prints an integer below 10^21 as its digits, which is the literal
+        // itself (JSON has no leading zeros or plus sign), except that -0 is 0.
+        self.out.push_str(if text == "-0" { "0" } else { text });
+        if let Some(top) = self.top() {
+            top.value_number(n);
+        }
+    }
+
     fn string(&mut self, s: Cow<'t, str>) {
         write_text(self.out, &s);
         if let Some(top) = self.top() {
@@ -192,7 +201,7 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
         self.out.push('{');
         Members {
             start: self.out.len(),
-            members: Vec::with_capacity(8),
+            members: Vec::with_capacity(16),
         }
     }
 

@@ -82,6 +82,8 @@ pub(crate) trait Build<'t> {
     type Object;
     /// `null`, `true`, `false` or a number.
     fn scalar(&mut self, v: Value) -> Self::Out;
+    /// An integer literal within ±(2^53-1), with its text (`-?(0|[1-9][0-9]*)`).
+    fn integer(&mut self, n: f64, text: &'t str) -> Self::Out;
     /// A string value.
     fn string(&mut self, s: Cow<'t, str>) -> Self::Out;
     fn array_start(&mut self) -> Self::Array;
@@ -127,6 +129,9 @@ impl<'t> Build<'t> for Tree {
 
     fn scalar(&mut self, v: Value) -> Value {
         v
+    }
+    fn integer(&mut self, n: f64, _: &'t str) -> Value {
+        Value::Number(n)
     }
     fn string(&mut self, s: Cow<'t, str>) -> Value {
         Value::String(s.into_owned())
@@ -214,8 +219,12 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
             Some(b'n') => self.literal(b"null", Value::Null),
             Some(b'-' | b'0'..=b'9') => {
-                let n = self.number()?;
-                Ok(self.b.scalar(n))
+                let start = self.at;
+                let (n, integer) = self.number()?;
+                Ok(match n {
+                    Value::Number(n) if integer => self.b.integer(n, &self.text[start..self.at]),
+                    n => self.b.scalar(n),
+                })
             }
             None => Err(self.err("unexpected end of input")),
             Some(0xEF) if self.s[self.at..].starts_with("\u{FEFF}".as_bytes()) => {
@@ -385,7 +394,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         self.at - start
     }
 
-    fn number(&mut self) -> Result<Value> {
+    /// The number, and whether it is an integer literal within ±(2^53-1).
+    fn number(&mut self) -> Result<(Value, bool)> {
         let start = self.at;
         if self.peek() == Some(b'-') {
             self.at += 1;
@@ -435,7 +445,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 text.parse::<i64>().ok().map(i128::from)
             };
             return match n {
-                Some(n) => Value::integer(n),
+                Some(n) => Ok((Value::integer(n)?, true)),
                 None => Err(Error::integer_out_of_range(text)),
             };
         }
@@ -443,7 +453,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
         if f.is_infinite() {
             return Err(Error::number_overflows(text));
         }
-        Ok(Value::Number(f))
+        Ok((Value::Number(f), false))
     }
 }
 

@@ -33,7 +33,8 @@ impl RevisionKey {
 
 impl fmt::Display for RevisionKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "rev:{}:{}", self.scheme, hex::encode(&self.digest))
+        write!(f, "rev:{}:", self.scheme)?;
+        hex::write32(f, &self.digest)
     }
 }
 
