@@ -55,9 +55,9 @@ def register(
         from duckdb.sqltypes import BLOB, TIMESTAMP_TZ, VARCHAR
     except ImportError as e:  # pragma: no cover - the message is the point
         raise ImportError("samekey.duckdb needs duckdb and pyarrow: pip install 'samekey[duckdb]'") from e
-    if fields < 1:
-        UlidDeriver(scheme, namespace, secret).derive_arrow(pa.array([], pa.int64()))  # no_fields
     deriver = UlidDeriver(scheme, namespace, secret)
+    if fields < 1:
+        deriver.derive_arrow(pa.array([], pa.int64()))  # no_fields, when registering
 
     def ulids(times: Any, *columns: Any) -> Any:
         with code_in_text():

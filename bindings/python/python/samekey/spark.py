@@ -79,9 +79,10 @@ def ulid(
     """A column of the ids of ``time`` and ``fields`` (columns or names): ULID text, or
     the 16 bytes with ``binary=True``. Spark 4.1 or later (an Arrow UDF)."""
     functions = _spark()
+    # The settings' errors, and no_fields, here on the driver rather than in a task.
+    checked = UlidDeriver(scheme, namespace, secret)
     if not fields:
-        UlidDeriver(scheme, namespace, secret).derive_arrow(None)  # no_fields, here
-    UlidDeriver(scheme, namespace, secret)  # the scheme, namespace and secret, here
+        checked.derive_arrow(None)
 
     def ids(times: Any, *columns: Any) -> Any:
         import pyarrow as pa
@@ -132,9 +133,10 @@ def with_ulid(
         raise TypeError("fields must be a sequence of column names, not one str")
     if name in df.columns:
         raise ValueError(f"the DataFrame already has a column {name!r}")
+    # The settings' errors, and no_fields, here on the driver rather than in a task.
+    checked = UlidDeriver(scheme, namespace, secret)
     if not fields:
-        UlidDeriver(scheme, namespace, secret).derive_arrow(None)  # no_fields, here
-    UlidDeriver(scheme, namespace, secret)
+        checked.derive_arrow(None)
     field = StructField(name, _id_type(binary), nullable=nulls == "propagate")
     schema = StructType([*df.schema.fields, field])
     names = list(fields)
