@@ -27,7 +27,7 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-engines test-small-vectors
+test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-engines test-postgres-extension test-small-vectors
 
 # Every runner works with any valid vector file, not only ours (spec §10.1): the Rust,
 # Python, Node, WebAssembly and Go runners on test-vectors/small.json, whose cases and
@@ -122,6 +122,41 @@ setup-engines:
 test-engines: setup-engines
     cd bindings/python && .venv-engines/bin/python -m pytest -q -p no:cacheprovider tests/engines
     cd /tmp && {{justfile_directory()}}/{{engines_venv}}/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs samekey.arrow samekey.polars samekey.duckdb
+
+pg_ext_venv := "extensions/postgres/.venv"
+
+# The PostgreSQL extension (extensions/postgres, pgrx 0.19.4 on Rust 1.96 by its own
+# toolchain file), packaged and installed from its tarball into the project's PostgreSQL
+# as a user installs it; cargo-pgrx, Debian's server headers and libclang once per machine.
+setup-postgres-extension: setup-engines
+    scripts/postgres-extension.sh install
+    test -x {{pg_ext_venv}}/bin/python || python3 -m venv {{pg_ext_venv}}
+    {{pg_ext_venv}}/bin/python -m pip install --quiet --disable-pip-version-check -r extensions/postgres/tests/requirements.txt
+    {{pg_ext_venv}}/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/python-engines/samekey-*.whl
+
+# CREATE EXTENSION samekey on the project's PostgreSQL (scripts/postgres.sh), then every
+# vector through SQL, errors and their SQLSTATEs included (and test-vectors/small.json),
+# a generated column against the Python binding, an expression index, a 1M-row backfill,
+# a parallel plan and an identity trigger; the crate's fmt and clippy.
+test-postgres-extension: setup-postgres-extension
+    #!/usr/bin/env bash
+    set -euo pipefail
+    export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
+    cd extensions/postgres
+    CARGO_TARGET_DIR=../../target/postgres cargo fmt --check
+    CARGO_TARGET_DIR=../../target/postgres cargo clippy --release --quiet -- -D warnings
+    .venv/bin/python -m pytest -q -p no:cacheprovider tests
+    SAMEKEY_VECTORS="$PWD/../../test-vectors/small.json" .venv/bin/python -m pytest -q -p no:cacheprovider -s tests/test_vectors.py | grep -E "vectors ran|passed|failed"
+
+# Rows per second of samekey_ulid against the closest built-in expression,
+# encode(sha256(convert_to(slug || ':' || lang, 'UTF8')), 'hex'), on the same table.
+bench-postgres-extension: setup-postgres-extension
+    SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}" {{pg_ext_venv}}/bin/python extensions/postgres/bench/bench.py
+
+# The extension's tarballs (one per PostgreSQL major version installed) in
+# target/dist/postgres, with INSTALL.md.
+dist-postgres:
+    scripts/postgres-extension.sh package
 
 dist_tools := "target/dist-tools"
 zigbuild_version := "0.24.1"
