@@ -172,9 +172,10 @@ setup-dist-tools:
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
 # release target and the sdist (python/), the npm packages (npm/), the crates (crates/),
 # the CLI archives (cli/), the Go module as its proxy serves it (go/proxy), the Kotlin
-# artifact in a Maven repository (maven/), the Swift package's Linux archives (swift/).
-dist: dist-python dist-node dist-crates dist-cli dist-go dist-kotlin dist-swift
-    cd target/dist && find python npm crates cli go/proxy maven swift -type f | sort | xargs sha256sum > SHA256SUMS
+# artifact in a Maven repository (maven/), the Swift package's Linux archives (swift/),
+# the PostgreSQL extension's tarballs (postgres/).
+dist: dist-python dist-node dist-crates dist-cli dist-go dist-kotlin dist-swift dist-postgres
+    cd target/dist && find python npm crates cli go/proxy maven swift postgres -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
 # Python wheels for the targets given (every release target by default) and the sdist.

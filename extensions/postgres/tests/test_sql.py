@@ -1,6 +1,6 @@
 """The extension as a database uses it: generated columns and expression indexes, a
-1M-row backfill, a parallel plan, a trigger that refuses a changed identity, NULLs,
-times, JSON. Ids are compared with the Python binding's, never with copied values."""
+1M-row backfill, a parallel plan, NULLs, times, JSON (the identity trigger is the
+README's, in test_readme.py). Ids are compared with the Python binding's, never with copied values."""
 
 from __future__ import annotations
 
@@ -121,30 +121,6 @@ def test_parallel_plan_runs_the_function_in_workers(con: psycopg.Connection) -> 
     parallel = con.execute(query).fetchone()
     con.execute("SET max_parallel_workers_per_gather = 0")
     assert con.execute(query).fetchone() == parallel
-
-
-def test_trigger_refuses_a_changed_identity(con: psycopg.Connection) -> None:
-    con.execute("DROP TABLE IF EXISTS articles")
-    con.execute("CREATE TABLE articles (id text PRIMARY KEY, slug text, lang text, published_at timestamptz)")
-    con.execute("""
-        CREATE OR REPLACE FUNCTION articles_keep_identity() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM samekey_verify(ARRAY['v1'], NEW.id, NEW.published_at, 'articles',
-                                   ARRAY[NEW.slug, NEW.lang]);
-            RETURN NEW;
-        END $$""")
-    con.execute("CREATE TRIGGER keep_identity BEFORE INSERT OR UPDATE ON articles"
-                " FOR EACH ROW EXECUTE FUNCTION articles_keep_identity()")
-    t = dt.datetime(2024, 5, 1, 12, tzinfo=UTC)
-    id_ = str(samekey.derive_ulid(["hello", "en"], time=t, namespace="articles", scheme="v1"))
-    con.execute("INSERT INTO articles VALUES (%s, 'hello', 'en', %s)", (id_, t))
-    con.execute("UPDATE articles SET lang = 'en'")  # unchanged identity: allowed
-    err = sql_error(con, "UPDATE articles SET published_at = published_at + interval '1 day'")
-    assert err.sqlstate == "23514"
-    assert (err.diag.message_primary or "").startswith("error[identity_mismatch]: ")
-    err = sql_error(con, "INSERT INTO articles VALUES ('not-a-ulid', 'x', 'en', now())")
-    assert (err.diag.message_primary or "").startswith("error[invalid_ulid]: ")
-    assert con.execute("SELECT published_at FROM articles").fetchall() == [(t,)]
 
 
 def test_nulls(con: psycopg.Connection) -> None:
