@@ -9,7 +9,6 @@
 
 mod pipeline;
 
-use std::io::Write;
 use std::ops::Range;
 
 use samekey::record::{read_record, Record, TopValue};
@@ -150,8 +149,7 @@ impl Keyer {
         out.extend_from_slice(self.id_prefix.as_bytes());
         out.extend_from_slice(&id.to_text_bytes());
         out.extend_from_slice(self.hash_prefix.as_bytes());
-        // Writing to a Vec cannot fail.
-        let _ = write!(out, "{hash}");
+        out.extend_from_slice(&hash.to_text_bytes());
         out.extend_from_slice(b"\"}");
         Ok(())
     }

@@ -35,6 +35,24 @@ impl ContentHash {
     pub fn algorithm(&self) -> &'static str {
         self.scheme.content_prefix().unwrap_or("")
     }
+
+    /// The 71 ASCII bytes of the text (`sha256:` or `blake3:`, then 64 hex digits),
+    /// without allocating (for bulk output).
+    ///
+    /// ```
+    /// use samekey::{content_hash, Scheme};
+    /// let h = content_hash(Scheme::V2, b"doc")?;
+    /// assert_eq!(h.to_text_bytes().as_slice(), h.to_string().as_bytes());
+    /// # Ok::<(), samekey::Error>(())
+    /// ```
+    pub fn to_text_bytes(&self) -> [u8; 71] {
+        let mut text = [0; 71];
+        // Both algorithm names are six letters.
+        text[..6].copy_from_slice(self.algorithm().as_bytes());
+        text[6] = b':';
+        text[7..].copy_from_slice(&hex::digits32(&self.digest));
+        text
+    }
 }
 
 impl fmt::Display for ContentHash {

@@ -2,14 +2,20 @@
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// Writes a 32-byte digest's 64 digits without allocating (every content hash and key
-/// text holds one).
-pub(crate) fn write32(f: &mut core::fmt::Formatter<'_>, bytes: &[u8; 32]) -> core::fmt::Result {
+/// A 32-byte digest's 64 digits.
+pub(crate) fn digits32(bytes: &[u8; 32]) -> [u8; 64] {
     let mut digits = [0; 64];
     for (pair, b) in digits.chunks_exact_mut(2).zip(bytes) {
         pair[0] = HEX[usize::from(b >> 4)];
         pair[1] = HEX[usize::from(b & 15)];
     }
+    digits
+}
+
+/// Writes a 32-byte digest's 64 digits without allocating (every content hash and key
+/// text holds one).
+pub(crate) fn write32(f: &mut core::fmt::Formatter<'_>, bytes: &[u8; 32]) -> core::fmt::Result {
+    let digits = digits32(bytes);
     // Hex digits are ASCII.
     f.write_str(core::str::from_utf8(&digits).map_err(|_| core::fmt::Error)?)
 }

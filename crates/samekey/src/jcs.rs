@@ -17,17 +17,49 @@ use crate::scheme::Scheme;
 /// U+FFFF (lead byte 0xF0..0xF4), whose UTF-16 surrogates sort first: so a byte
 /// comparison, corrected in that one case, without encoding anything.
 fn utf16_cmp(a: &str, b: &str) -> Ordering {
-    let (x, y) = (a.as_bytes(), b.as_bytes());
-    match x.iter().zip(y).position(|(p, q)| p != q) {
-        None => x.len().cmp(&y.len()),
-        Some(i) => {
-            let (p, q) = (x[i], y[i]);
-            let upper_bmp = |c: u8| c == 0xEE || c == 0xEF;
-            if (upper_bmp(p) && q >= 0xF0) || (p >= 0xF0 && upper_bmp(q)) {
-                q.cmp(&p)
-            } else {
-                p.cmp(&q)
+    SortKey::new(a).cmp(&SortKey::new(b))
+}
+
+/// A key with its first eight bytes as a big-endian word (zero-padded), so that most
+/// comparisons of keys, which differ early, are one comparison of words. Made once per
+/// key, not once per comparison.
+#[derive(Clone, Copy)]
+struct SortKey<'k> {
+    word: u64,
+    key: &'k str,
+}
+
+impl<'k> SortKey<'k> {
+    fn new(key: &'k str) -> Self {
+        let s = key.as_bytes();
+        let word = match s.get(..8) {
+            Some(w) => u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+            None => s
+                .iter()
+                .enumerate()
+                .fold(0, |w, (i, &c)| w | u64::from(c) << (56 - 8 * i)),
+        };
+        SortKey { word, key }
+    }
+
+    /// UTF-16 order (see [`utf16_cmp`]). Zero padding orders a key that ends within the
+    /// word before every key it is a prefix of, as a shorter string sorts.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let (x, y) = (self.key.as_bytes(), other.key.as_bytes());
+        let (p, q) = if self.word != other.word {
+            let shift = 56 - (self.word ^ other.word).leading_zeros() / 8 * 8;
+            ((self.word >> shift) as u8, (other.word >> shift) as u8)
+        } else {
+            match x.iter().zip(y).skip(8).find(|(p, q)| p != q) {
+                None => return x.len().cmp(&y.len()),
+                Some((&p, &q)) => (p, q),
             }
+        };
+        let upper_bmp = |c: u8| c == 0xEE || c == 0xEF;
+        if (upper_bmp(p) && q >= 0xF0) || (p >= 0xF0 && upper_bmp(q)) {
+            q.cmp(&p)
+        } else {
+            p.cmp(&q)
         }
     }
 }
@@ -123,8 +155,19 @@ impl<'o, 't, 'r> Canonical<'o, 't, 'r> {
 /// lies in the output.
 struct Member<'t> {
     key: Cow<'t, str>,
+    /// The key's first bytes as a word, for sorting.
+    word: u64,
     start: usize,
     end: usize,
+}
+
+impl Member<'_> {
+    fn sort_key(&self) -> SortKey<'_> {
+        SortKey {
+            word: self.word,
+            key: &self.key,
+        }
+    }
 }
 
 /// The object being written: where it starts, and its members so far.
@@ -160,6 +203,17 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
         // ECMAScript prints an integer below 10^21 as its digits, which is the literal
         // itself (JSON has no leading zeros or plus sign), except that -0 is 0.
         self.out.push_str(if text == "-0" { "0" } else { text });
+        if let Some(top) = self.top() {
+            top.value_number(n);
+        }
+    }
+
+    fn decimal(&mut self, n: f64, text: &'t str) {
+        if is_ecmascript_text(text) {
+            self.out.push_str(text);
+        } else {
+            self.out.push_str(ryu_js::Buffer::new().format_finite(n));
+        }
         if let Some(top) = self.top() {
             top.value_number(n);
         }
@@ -215,7 +269,13 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
         if let Some(top) = self.top() {
             top.member(key.clone(), at);
         }
-        object.members.push(Member { key, start, end: 0 });
+        let word = SortKey::new(&key).word;
+        object.members.push(Member {
+            key,
+            word,
+            start,
+            end: 0,
+        });
     }
 
     fn object_push(&mut self, object: &mut Members<'t>, (): (), at: usize) {
@@ -237,16 +297,19 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
         let in_order = object
             .members
             .windows(2)
-            .all(|w| utf16_cmp(&w[0].key, &w[1].key) == Ordering::Less);
+            .all(|w| w[0].sort_key().cmp(&w[1].sort_key()) == Ordering::Less);
         if !in_order {
             // The same order and the same first duplicate as `sorted_members`.
-            object.members.sort_by(|a, b| utf16_cmp(&a.key, &b.key));
-            if let Some(w) = object.members.windows(2).find(|w| w[0].key == w[1].key) {
+            object
+                .members
+                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            let same = |w: &[Member<'_>]| w[0].word == w[1].word && w[0].key == w[1].key;
+            if let Some(w) = object.members.windows(2).find(|w| same(w)) {
                 return Err(Error::DuplicateKey(w[0].key.clone().into_owned()));
             }
         }
         let kept = |m: &Member<'_>| !omit.contains(&&*m.key);
-        if !in_order || !object.members.iter().all(kept) {
+        if !in_order || !(omit.is_empty() || object.members.iter().all(kept)) {
             let scratch = &mut self.scratch;
             scratch.clear();
             scratch.push_str(&out[object.start..]);
@@ -383,6 +446,29 @@ fn write_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Whether a JSON number literal is already what ECMAScript prints for its value, so it
+/// can be written as it is: `-?(0|[1-9][0-9]*)\.[0-9]*[1-9]` with at most 15 significant
+/// digits and a value of at least 10^-6 (below, ECMAScript writes an exponent). Any
+/// decimal of 15 significant digits or fewer comes back from its double unchanged (15 is
+/// `f64::DIGITS`), so no shorter string names the same double and these digits are the
+/// shortest; from 10^-6 up to 10^21 ECMAScript writes them without an exponent.
+fn is_ecmascript_text(text: &str) -> bool {
+    let t = text.strip_prefix('-').unwrap_or(text).as_bytes();
+    let Some(point) = t.iter().position(|&c| c == b'.') else {
+        return false;
+    };
+    let (int, frac) = (&t[..point], &t[point + 1..]);
+    if frac.is_empty() || !frac.iter().all(u8::is_ascii_digit) || frac.last() == Some(&b'0') {
+        return false; // an exponent, or a trailing zero
+    }
+    if int == b"0" {
+        let zeros = frac.iter().take_while(|&&c| c == b'0').count();
+        zeros <= 5 && frac.len() - zeros <= 15
+    } else {
+        int.len() + frac.len() <= 15
+    }
+}
+
 /// ECMAScript Number::toString (ECMA-262 §6.1.6.1.20), as RFC 8785 §3.2.2.3 requires.
 /// `ryu-js` implements it exactly, including the round-half-even choice between two
 /// equally short digit strings that a plain shortest-digits printer may get wrong.
@@ -421,6 +507,68 @@ mod tests {
     }
 
     #[test]
+    fn decimals_written_as_they_are_are_what_ecmascript_prints() {
+        let mut literals = alloc::vec![
+            String::from("0.000001"),
+            "-0.5".into(),
+            "123456789012.345".into()
+        ];
+        // Every shape near the limits: digits, leading zeros, trailing zeros, lengths.
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        for _ in 0..200_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let int_len = (seed % 17) as usize;
+            let zeros = (seed >> 8) % 8;
+            let frac_len = 1 + (seed >> 16) % 17;
+            let mut digits = seed >> 24;
+            let mut text = String::new();
+            if seed >> 63 == 1 {
+                text.push('-');
+            }
+            if int_len == 0 {
+                text.push('0');
+            } else {
+                for i in 0..int_len {
+                    let d = if i == 0 { 1 + digits % 9 } else { digits % 10 };
+                    text.push(char::from(b'0' + d as u8));
+                    digits = digits / 10 + seed.rotate_left(i as u32) % 7;
+                }
+            }
+            text.push('.');
+            for _ in 0..zeros {
+                text.push('0');
+            }
+            for _ in 0..frac_len {
+                text.push(char::from(b'0' + (digits % 10) as u8));
+                digits = digits / 10 + seed % 3;
+            }
+            literals.push(text);
+        }
+        let mut as_is = 0;
+        for text in &literals {
+            let n = crate::decimal::parse(text);
+            if is_ecmascript_text(text) {
+                as_is += 1;
+                assert_eq!(num(n), *text, "{text} is not what ECMAScript prints");
+            }
+        }
+        // Both answers occur, many times each.
+        assert!(as_is > 10_000 && literals.len() - as_is > 10_000, "{as_is}");
+        for text in [
+            "1.0",
+            "1e5",
+            "1.5e5",
+            "0.0000001",
+            "1.0000000000000001",
+            "0.1234567890123456",
+        ] {
+            assert!(!is_ecmascript_text(text), "{text}");
+        }
+    }
+
+    #[test]
     fn utf16_order_by_bytes_is_utf16_order() {
         // Characters around every boundary where UTF-8 and UTF-16 lengths or order change.
         let chars: Vec<char> = [
@@ -430,11 +578,14 @@ mod tests {
         .iter()
         .map(|&c| char::from_u32(c).unwrap())
         .collect();
+        // With prefixes that move the first difference across the first eight bytes.
         let mut strings = vec![String::new()];
-        for &a in &chars {
-            strings.push(a.into());
-            for &b in &chars {
-                strings.push([a, b].iter().collect());
+        for prefix in ["", "abcdef", "abcdefg", "abcdefgh"] {
+            for &a in &chars {
+                strings.push(format!("{prefix}{a}"));
+                for &b in &chars {
+                    strings.push(format!("{prefix}{a}{b}"));
+                }
             }
         }
         for a in &strings {

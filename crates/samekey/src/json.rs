@@ -84,6 +84,10 @@ pub(crate) trait Build<'t> {
     fn scalar(&mut self, v: Value) -> Self::Out;
     /// An integer literal within ±(2^53-1), with its text (`-?(0|[1-9][0-9]*)`).
     fn integer(&mut self, n: f64, text: &'t str) -> Self::Out;
+    /// Any other number literal, with its text.
+    fn decimal(&mut self, n: f64, _text: &'t str) -> Self::Out {
+        self.scalar(Value::Number(n))
+    }
     /// A string value.
     fn string(&mut self, s: Cow<'t, str>) -> Self::Out;
     fn array_start(&mut self) -> Self::Array;
@@ -223,6 +227,7 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 let (n, integer) = self.number()?;
                 Ok(match n {
                     Value::Number(n) if integer => self.b.integer(n, &self.text[start..self.at]),
+                    Value::Number(n) => self.b.decimal(n, &self.text[start..self.at]),
                     n => self.b.scalar(n),
                 })
             }
@@ -434,8 +439,8 @@ impl<'a, B: Build<'a>> Parser<'a, B> {
                 return Err(self.err("invalid number: digits must follow the exponent"));
             }
         }
-        let text = core::str::from_utf8(&self.s[start..self.at])
-            .map_err(|_| self.err("invalid number"))?;
+        // Only ASCII was read: char boundaries.
+        let text = &self.text[start..self.at];
         if integer && !self.doubles {
             // More than 17 digits is beyond 2^53 whatever they are; parse only what fits.
             let digits = text.trim_start_matches('-');

@@ -171,16 +171,13 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
-    fn digits(&mut self, n: usize) -> Option<i128> {
+    fn digits(&mut self, n: usize) -> Option<i64> {
         let part = self.s.get(self.at..self.at + n)?;
         if !part.iter().all(u8::is_ascii_digit) {
             return None;
         }
         self.at += n;
-        Some(
-            part.iter()
-                .fold(0, |acc, d| acc * 10 + i128::from(d - b'0')),
-        )
+        Some(part.iter().fold(0, |acc, d| acc * 10 + i64::from(d - b'0')))
     }
 
     fn byte(&mut self, allowed: &[u8]) -> Option<u8> {
@@ -192,6 +189,8 @@ impl Cursor<'_> {
     }
 }
 
+// i64, not i128: years have four digits, and a 128-bit division is a library call that
+// cost more than the rest of the parse.
 fn parse_to_signed_ms(text: &str) -> Option<i128> {
     let mut c = Cursor {
         s: text.as_bytes(),
@@ -250,14 +249,14 @@ fn parse_to_signed_ms(text: &str) -> Option<i128> {
     }
     let days = days_from_civil(year, month, day);
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_min * 60;
-    Some(seconds * 1000 + millis)
+    Some(i128::from(seconds * 1000 + millis))
 }
 
-fn is_leap(y: i128) -> bool {
+fn is_leap(y: i64) -> bool {
     (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
 }
 
-fn days_in_month(y: i128, m: i128) -> i128 {
+fn days_in_month(y: i64, m: i64) -> i64 {
     match m {
         2 if is_leap(y) => 29,
         2 => 28,
@@ -267,7 +266,7 @@ fn days_in_month(y: i128, m: i128) -> i128 {
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i128, m: i128, d: i128) -> i128 {
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -277,7 +276,7 @@ fn days_from_civil(y: i128, m: i128, d: i128) -> i128 {
     era * 146_097 + doe - 719_468
 }
 
-fn civil_from_days(z: i128) -> (i128, i128, i128) {
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -300,7 +299,8 @@ fn civil_from_days(z: i128) -> (i128, i128, i128) {
 /// Formats milliseconds as RFC 3339 UTC text with exactly three fraction digits.
 /// Years past 9999 (up to 10889) are written with five digits, which RFC 3339 cannot hold.
 pub fn format_rfc3339(ms: u64) -> Result<String> {
-    let ms = i128::from(check_ms(ms)?);
+    // Within 2^48: an i64.
+    let ms = check_ms(ms)? as i64;
     let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
     let (y, mo, d) = civil_from_days(days);
     Ok(format!(
