@@ -11,7 +11,7 @@ mod pipeline;
 
 use std::ops::Range;
 
-use samekey::record::{read_record, Record, TopValue};
+use samekey::record::{Record, RecordReader, TopValue};
 use samekey::{content_hash, parse_rfc3339, Error, Scheme, Ulid, UlidDeriver};
 
 pub use pipeline::{run, Progress, RunOptions};
@@ -68,6 +68,14 @@ fn core(e: Error) -> Failure {
     (e.code(), e.to_string())
 }
 
+/// What keying a line needs besides the line, kept between lines: the canonical text's
+/// buffer, and the record reader that remembers the last record's key order.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    canonical: String,
+    records: RecordReader,
+}
+
 /// Keys records under one configuration: the deriver is prepared once.
 pub struct Keyer {
     config: BatchConfig,
@@ -91,18 +99,18 @@ impl Keyer {
         })
     }
 
-    /// Appends the keyed record of `line` (without a newline) to `out`. `canonical` is
-    /// scratch space, kept between lines to save allocations.
+    /// Appends the keyed record of `line` (without a newline) to `out`.
     pub fn key_line(
         &self,
         line: &str,
-        canonical: &mut String,
+        scratch: &mut Scratch,
         out: &mut Vec<u8>,
     ) -> Result<(), Failure> {
         let c = &self.config;
         let omit = [c.id_output.as_str(), c.hash_output.as_str()];
+        let canonical = &mut scratch.canonical;
         canonical.clear();
-        let Some(record) = read_record(line, &omit, canonical).map_err(core)? else {
+        let Some(record) = scratch.records.read(line, &omit, canonical).map_err(core)? else {
             return Err(usage("the record is not a JSON object".into()));
         };
         let time = match record.get(&c.time_field) {

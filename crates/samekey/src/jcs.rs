@@ -288,40 +288,109 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
     }
 
     fn object_end(&mut self, mut object: Members<'t>) -> Result<()> {
-        let omit: &[&str] = match self.top() {
-            Some(top) => top.omit,
-            None => &[],
-        };
+        let is_top = self.top().is_some();
         self.depth -= 1;
-        let out = &mut *self.out;
-        let in_order = object
-            .members
-            .windows(2)
-            .all(|w| w[0].sort_key().cmp(&w[1].sort_key()) == Ordering::Less);
-        if !in_order {
-            // The same order and the same first duplicate as `sorted_members`.
-            object
-                .members
-                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-            let same = |w: &[Member<'_>]| w[0].word == w[1].word && w[0].key == w[1].key;
-            if let Some(w) = object.members.windows(2).find(|w| same(w)) {
-                return Err(Error::DuplicateKey(w[0].key.clone().into_owned()));
+        let Canonical {
+            out,
+            scratch,
+            record,
+            ..
+        } = self;
+        let members = &mut object.members;
+        if let (true, Some(top)) = (is_top, record.as_deref_mut()) {
+            // A record's keys: most often in the order of the record before.
+            let order = &mut top.order;
+            if !order.matches(members) {
+                order.learn(members)?;
             }
-        }
-        let kept = |m: &Member<'_>| !omit.contains(&&*m.key);
-        if !in_order || !(omit.is_empty() || object.members.iter().all(kept)) {
-            let scratch = &mut self.scratch;
-            scratch.clear();
-            scratch.push_str(&out[object.start..]);
-            out.truncate(object.start);
-            for m in object.members.iter().filter(|m| kept(m)) {
-                if out.len() > object.start {
-                    out.push(',');
+            let kept = |i: &usize| !top.omit.contains(&&*members[*i].key);
+            if !order.identity || !order.order.iter().all(kept) {
+                let sorted = order.order.iter().filter(|i| kept(i)).map(|&i| &members[i]);
+                rewrite(out, scratch, object.start, sorted);
+            }
+        } else {
+            let in_order = members
+                .windows(2)
+                .all(|w| w[0].sort_key().cmp(&w[1].sort_key()) == Ordering::Less);
+            if !in_order {
+                // The same order and the same first duplicate as `sorted_members`.
+                members.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+                if let Some(w) = members.windows(2).find(|w| same_key(&w[0], &w[1])) {
+                    return Err(Error::DuplicateKey(w[0].key.clone().into_owned()));
                 }
-                out.push_str(&scratch[m.start - object.start..m.end - object.start]);
+                rewrite(out, scratch, object.start, members.iter());
             }
         }
         out.push('}');
+        Ok(())
+    }
+}
+
+fn same_key(a: &Member<'_>, b: &Member<'_>) -> bool {
+    a.word == b.word && a.key == b.key
+}
+
+/// Writes the object's members again, from `start`, in the order given.
+fn rewrite<'m, 't: 'm>(
+    out: &mut String,
+    scratch: &mut String,
+    start: usize,
+    members: impl Iterator<Item = &'m Member<'t>>,
+) {
+    scratch.clear();
+    scratch.push_str(&out[start..]);
+    out.truncate(start);
+    for m in members {
+        if out.len() > start {
+            out.push(',');
+        }
+        out.push_str(&scratch[m.start - start..m.end - start]);
+    }
+}
+
+/// The canonical order of the last record's top-level keys, for the next record: in
+/// JSONL every line usually has the same keys in the same order, which are then
+/// recognised with one equality test per key instead of sorted again (whose unpredictable
+/// comparisons cost more than the rest of the object).
+#[derive(Debug, Default)]
+pub(crate) struct KeyOrder {
+    /// The keys in the order of the text, with their sort words.
+    keys: Vec<(u64, String)>,
+    /// Indices into `keys` in canonical order.
+    order: Vec<usize>,
+    /// Whether `order` is `0, 1, 2, ...`.
+    identity: bool,
+}
+
+impl KeyOrder {
+    fn matches(&self, members: &[Member<'_>]) -> bool {
+        self.keys.len() == members.len()
+            && self
+                .keys
+                .iter()
+                .zip(members)
+                .all(|((word, key), m)| *word == m.word && *key == m.key)
+    }
+
+    /// Sorts the keys (or finds a duplicate, as `sorted_members` would) and keeps them.
+    fn learn(&mut self, members: &[Member<'_>]) -> Result<()> {
+        self.keys.clear();
+        self.order.clear();
+        self.order.extend(0..members.len());
+        self.order
+            .sort_by(|&a, &b| members[a].sort_key().cmp(&members[b].sort_key()));
+        if let Some(w) = self
+            .order
+            .windows(2)
+            .find(|w| same_key(&members[w[0]], &members[w[1]]))
+        {
+            let key = members[w[0]].key.clone().into_owned();
+            self.order.clear();
+            return Err(Error::DuplicateKey(key));
+        }
+        self.identity = self.order.iter().enumerate().all(|(i, &j)| i == j);
+        self.keys
+            .extend(members.iter().map(|m| (m.word, String::from(&*m.key))));
         Ok(())
     }
 }

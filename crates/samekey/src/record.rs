@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::error::Result;
+use crate::jcs::KeyOrder;
 
 /// A top-level member's value, as far as a pipeline reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +53,8 @@ pub(crate) struct Top<'t> {
     pub(crate) is_object: bool,
     pub(crate) omit: &'t [&'t str],
     members: Vec<RecordMember<'t>>,
+    /// The canonical order of the previous record's keys (see [`RecordReader`]).
+    pub(crate) order: KeyOrder,
 }
 
 impl<'t> Top<'t> {
@@ -103,24 +106,64 @@ pub fn read_record<'t>(
     omit: &'t [&'t str],
     canonical: &mut String,
 ) -> Result<Option<Record<'t>>> {
-    let mut top = Top {
-        is_object: false,
-        omit,
-        // Twelve members (72 bytes each) stay within glibc's per-thread cache of small
-        // blocks; a larger first allocation took its slower path on every record.
-        members: Vec::with_capacity(12),
-    };
-    let writer = crate::jcs::Canonical::new(canonical, Some(&mut top));
-    crate::json::parse_into(text, false, writer)?;
-    if !top.is_object {
-        return Ok(None);
+    RecordReader::new().read(text, omit, canonical)
+}
+
+/// Reads records one after another, as [`read_record`] does, faster when their
+/// top-level keys come in the same order as the record before (as the lines of a JSONL
+/// file mostly do): it remembers that order's canonical order instead of sorting again.
+///
+/// ```
+/// use samekey::record::RecordReader;
+/// let mut reader = RecordReader::new();
+/// let mut canonical = String::new();
+/// for line in [r#"{"b":1,"a":2}"#, r#"{"b":3,"a":4}"#, r#"{"a":5,"c":6}"#] {
+///     canonical.clear();
+///     reader.read(line, &[], &mut canonical)?;
+/// }
+/// assert_eq!(canonical, r#"{"a":5,"c":6}"#);
+/// # Ok::<(), samekey::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct RecordReader {
+    order: KeyOrder,
+}
+
+impl RecordReader {
+    /// A reader that remembers nothing yet.
+    pub fn new() -> Self {
+        Self::default()
     }
-    // The parser allows only JSON whitespace after the value.
-    let close = text.trim_end_matches([' ', '\t', '\n', '\r']).len() - 1;
-    Ok(Some(Record {
-        members: top.members,
-        close,
-    }))
+
+    /// [`read_record`] of `text`.
+    pub fn read<'t>(
+        &mut self,
+        text: &'t str,
+        omit: &'t [&'t str],
+        canonical: &mut String,
+    ) -> Result<Option<Record<'t>>> {
+        let mut top = Top {
+            is_object: false,
+            omit,
+            // Twelve members (72 bytes each) stay within glibc's per-thread cache of
+            // small blocks; a larger first allocation took its slower path every record.
+            members: Vec::with_capacity(12),
+            order: core::mem::take(&mut self.order),
+        };
+        let writer = crate::jcs::Canonical::new(canonical, Some(&mut top));
+        let parsed = crate::json::parse_into(text, false, writer);
+        self.order = core::mem::take(&mut top.order);
+        parsed?;
+        if !top.is_object {
+            return Ok(None);
+        }
+        // The parser allows only JSON whitespace after the value.
+        let close = text.trim_end_matches([' ', '\t', '\n', '\r']).len() - 1;
+        Ok(Some(Record {
+            members: top.members,
+            close,
+        }))
+    }
 }
 
 #[cfg(test)]
@@ -169,6 +212,44 @@ mod tests {
         assert_eq!(r.get("c"), Some(&TopValue::Number(0.0)));
         assert_eq!(r.get("d"), Some(&TopValue::Other));
         assert_eq!(&text[r.close..=r.close], "}");
+    }
+
+    #[test]
+    fn a_reader_gives_what_each_record_read_alone_gives() {
+        // Same layouts in a row, new layouts, duplicates, omitted members, other values:
+        // the remembered order must never leak from one record into another.
+        let lines = [
+            r#"{"b":1,"a":2,"c":{"z":1,"y":2}}"#,
+            r#"{"b":3,"a":4,"c":{"y":1,"z":2}}"#,
+            r#"{"b":3,"a":4,"c":5,"_id":"x"}"#,
+            r#"{"a":1,"b":2}"#,
+            r#"{"a":1,"b":2}"#,
+            r#"{"b":1,"a":2,"b":3}"#,
+            r#"{"b":1,"a":2}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":1,"b":2}"#,
+            r#"{}"#,
+            r#"[{"b":1,"a":2}]"#,
+            r#"{"_id":"x","b":1,"a":2}"#,
+            r#"{"_id":"x","b":1,"a":2}"#,
+            r#"{"b":1,"a":2}"#,
+            r#"{"b":1,"a":2}"#,
+            r#"{"long-key-number-1":1,"long-key-number-0":2}"#,
+            r#"{"long-key-number-1":1,"long-key-number-2":2}"#,
+        ];
+        let mut reader = RecordReader::new();
+        for omit in [&[][..], &["_id"][..]] {
+            for text in lines {
+                let (mut alone, mut again) = (String::new(), String::new());
+                let want = read_record(text, omit, &mut alone).map_err(|e| e.code());
+                let got = reader.read(text, omit, &mut again).map_err(|e| e.code());
+                assert_eq!(got, want, "{text}");
+                assert_eq!(again, alone, "{text}");
+                if omit.is_empty() && want.is_ok() {
+                    assert_eq!(alone, canonicalize_json_text(text).unwrap(), "{text}");
+                }
+            }
+        }
     }
 
     #[test]

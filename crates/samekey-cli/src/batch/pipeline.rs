@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use samekey::Error;
 
-use super::{BatchConfig, BatchSummary, Keyer, LineError};
+use super::{BatchConfig, BatchSummary, Keyer, LineError, Scratch};
 
 /// Bytes of input a worker takes at a time (whole lines: a chunk grows to the end of a
 /// longer line). Large enough that handing chunks between threads costs nothing
@@ -85,9 +85,9 @@ pub fn run(
     let keep_going = options.keep_going;
     if options.threads.get() == 1 {
         let mut chunks = Chunks::new(input);
-        let mut canonical = String::new();
+        let mut scratch = Scratch::default();
         while let Some(chunk) = chunks.next_chunk()? {
-            if !write(key_chunk(&keyer, chunk, keep_going, &mut canonical))? {
+            if !write(key_chunk(&keyer, chunk, keep_going, &mut scratch))? {
                 break;
             }
         }
@@ -146,7 +146,7 @@ fn read_chunks(input: impl Read, tx: SyncSender<Chunk>, stop: &AtomicBool) -> Re
 }
 
 fn work(keyer: &Keyer, rx: &Mutex<Receiver<Chunk>>, tx: &SyncSender<Keyed>, keep_going: bool) {
-    let mut canonical = String::new();
+    let mut scratch = Scratch::default();
     loop {
         // The lock is held only to take a chunk, not while keying it.
         let chunk = match rx.lock() {
@@ -155,7 +155,7 @@ fn work(keyer: &Keyer, rx: &Mutex<Receiver<Chunk>>, tx: &SyncSender<Keyed>, keep
         };
         let Ok(chunk) = chunk else { return };
         if tx
-            .send(key_chunk(keyer, chunk, keep_going, &mut canonical))
+            .send(key_chunk(keyer, chunk, keep_going, &mut scratch))
             .is_err()
         {
             return;
@@ -183,7 +183,7 @@ fn write_in_order(
 
 /// Keys every line of a chunk; a chunk that meets a bad line stops there unless
 /// `keep_going`. Errors carry line numbers within the chunk, made global by the writer.
-fn key_chunk(keyer: &Keyer, chunk: Chunk, keep_going: bool, canonical: &mut String) -> Keyed {
+fn key_chunk(keyer: &Keyer, chunk: Chunk, keep_going: bool, scratch: &mut Scratch) -> Keyed {
     let data = &chunk.data;
     let mut keyed = Keyed {
         seq: chunk.seq,
@@ -207,7 +207,7 @@ fn key_chunk(keyer: &Keyer, chunk: Chunk, keep_going: bool, canonical: &mut Stri
             Ok(text) if text.trim().is_empty() => continue,
             Ok(text) => {
                 let at = keyed.out.len();
-                let r = keyer.key_line(text, canonical, &mut keyed.out);
+                let r = keyer.key_line(text, scratch, &mut keyed.out);
                 if r.is_err() {
                     keyed.out.truncate(at);
                 }
