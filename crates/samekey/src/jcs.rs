@@ -304,9 +304,15 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
                 order.learn(members)?;
             }
             let kept = |i: &usize| !top.omit.contains(&&*members[*i].key);
-            if !order.identity || !order.order.iter().all(kept) {
-                let sorted = order.order.iter().filter(|i| kept(i)).map(|&i| &members[i]);
-                rewrite(out, scratch, object.start, sorted);
+            let KeyOrder {
+                order,
+                identity,
+                text,
+                ..
+            } = order;
+            if !*identity || !order.iter().all(kept) {
+                let sorted = order.iter().filter(|i| kept(i)).map(|&i| &members[i]);
+                rewrite(out, text, object.start, sorted);
             }
         } else {
             let in_order = members
@@ -360,6 +366,8 @@ pub(crate) struct KeyOrder {
     order: Vec<usize>,
     /// Whether `order` is `0, 1, 2, ...`.
     identity: bool,
+    /// A copy of the record's members while they are rearranged, kept between records.
+    text: String,
 }
 
 impl KeyOrder {

@@ -270,15 +270,10 @@ impl<R: Read> Chunks<R> {
                     break;
                 }
             }
-            data.resize(filled.max(CHUNK) + CHUNK / 8, 0);
-            let n = loop {
-                match self.input.read(&mut data[filled..]) {
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    other => break other?,
-                }
-            };
-            data.truncate(filled + n);
-            self.done = n == 0;
+            // Into the spare capacity: no zeroing of a buffer the read overwrites.
+            let want = (filled.max(CHUNK) + CHUNK / 8 - filled) as u64;
+            let n = (&mut self.input).take(want).read_to_end(&mut data)?;
+            self.done = (n as u64) < want;
         }
         let end = end.unwrap_or(data.len());
         self.carry = data.split_off(end);
