@@ -296,35 +296,54 @@ impl<'t> crate::json::Build<'t> for Canonical<'_, 't, '_> {
             record,
             ..
         } = self;
+        let mut top = if is_top { record.as_deref_mut() } else { None };
+        let omit: &[&str] = top.as_ref().map_or(&[], |t| t.omit);
+        let kept = |m: &Member<'_>| !omit.contains(&&*m.key);
         let members = &mut object.members;
-        if let (true, Some(top)) = (is_top, record.as_deref_mut()) {
-            // A record's keys: most often in the order of the record before.
-            let order = &mut top.order;
-            if !order.matches(members) {
-                order.learn(members)?;
+        if let Some(t) = top.as_deref_mut() {
+            if let Some((order, identity)) = t.order.known(members) {
+                // A record's keys in the order of the record before: its canonical order
+                // is known, without sorting again.
+                if !identity || !members.iter().all(kept) {
+                    let sorted = order.iter().map(|&i| &members[i]).filter(|m| kept(m));
+                    rewrite(out, &mut t.text, object.start, sorted);
+                }
+                out.push('}');
+                return Ok(());
             }
-            let kept = |i: &usize| !top.omit.contains(&&*members[*i].key);
-            let KeyOrder {
-                order,
-                identity,
-                text,
-                ..
-            } = order;
-            if !*identity || !order.iter().all(kept) {
-                let sorted = order.iter().filter(|i| kept(i)).map(|&i| &members[i]);
-                rewrite(out, text, object.start, sorted);
-            }
-        } else {
+        }
+        {
             let in_order = members
                 .windows(2)
                 .all(|w| w[0].sort_key().cmp(&w[1].sort_key()) == Ordering::Less);
+            if let Some(t) = top.as_mut() {
+                t.order.begin(members);
+            }
             if !in_order {
                 // The same order and the same first duplicate as `sorted_members`.
                 members.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
                 if let Some(w) = members.windows(2).find(|w| same_key(&w[0], &w[1])) {
+                    if let Some(t) = top.as_mut() {
+                        t.order.forget();
+                    }
                     return Err(Error::DuplicateKey(w[0].key.clone().into_owned()));
                 }
-                rewrite(out, scratch, object.start, members.iter());
+            }
+            if let Some(t) = top.as_mut() {
+                t.order.learn(members);
+            }
+            if !in_order || !(omit.is_empty() || members.iter().all(kept)) {
+                // A record's buffer is kept between records.
+                let buffer = match top {
+                    Some(t) => &mut t.text,
+                    None => scratch,
+                };
+                rewrite(
+                    out,
+                    buffer,
+                    object.start,
+                    members.iter().filter(|m| kept(m)),
+                );
             }
         }
         out.push('}');
@@ -357,50 +376,71 @@ fn rewrite<'m, 't: 'm>(
 /// The canonical order of the last record's top-level keys, for the next record: in
 /// JSONL every line usually has the same keys in the same order, which are then
 /// recognised with one equality test per key instead of sorted again (whose unpredictable
-/// comparisons cost more than the rest of the object).
+/// comparisons cost more than the rest of the object). Only with `std`: the WebAssembly
+/// build (no `std`) reads no records and keeps its download small.
 #[derive(Debug, Default)]
 pub(crate) struct KeyOrder {
     /// The keys in the order of the text, with their sort words.
+    #[cfg(feature = "std")]
     keys: Vec<(u64, String)>,
-    /// Indices into `keys` in canonical order.
+    /// Indices into `keys` in canonical order (while learning, the keys' offsets).
+    #[cfg(feature = "std")]
     order: Vec<usize>,
     /// Whether `order` is `0, 1, 2, ...`.
+    #[cfg(feature = "std")]
     identity: bool,
-    /// A copy of the record's members while they are rearranged, kept between records.
-    text: String,
 }
 
+#[cfg(feature = "std")]
 impl KeyOrder {
-    fn matches(&self, members: &[Member<'_>]) -> bool {
-        self.keys.len() == members.len()
+    /// The canonical order of `members` (in the order of the text), and whether it is
+    /// that order, if they are the keys of the record before.
+    fn known(&self, members: &[Member<'_>]) -> Option<(&[usize], bool)> {
+        let same = self.keys.len() == members.len()
+            && !self.order.is_empty()
             && self
                 .keys
                 .iter()
                 .zip(members)
-                .all(|((word, key), m)| *word == m.word && *key == m.key)
+                .all(|((word, key), m)| *word == m.word && *key == m.key);
+        same.then_some((&self.order[..], self.identity))
     }
 
-    /// Sorts the keys (or finds a duplicate, as `sorted_members` would) and keeps them.
-    fn learn(&mut self, members: &[Member<'_>]) -> Result<()> {
+    /// Notes the keys in the order of the text, before they are sorted.
+    fn begin(&mut self, members: &[Member<'_>]) {
         self.keys.clear();
-        self.order.clear();
-        self.order.extend(0..members.len());
-        self.order
-            .sort_by(|&a, &b| members[a].sort_key().cmp(&members[b].sort_key()));
-        if let Some(w) = self
-            .order
-            .windows(2)
-            .find(|w| same_key(&members[w[0]], &members[w[1]]))
-        {
-            let key = members[w[0]].key.clone().into_owned();
-            self.order.clear();
-            return Err(Error::DuplicateKey(key));
-        }
-        self.identity = self.order.iter().enumerate().all(|(i, &j)| i == j);
         self.keys
             .extend(members.iter().map(|m| (m.word, String::from(&*m.key))));
-        Ok(())
+        self.order.clear();
+        self.order.extend(members.iter().map(|m| m.start));
     }
+
+    /// The keys are sorted: keeps their order as indices into the order of the text
+    /// (whose offsets `begin` kept, rising).
+    fn learn(&mut self, sorted: &[Member<'_>]) {
+        let starts = core::mem::take(&mut self.order);
+        self.order = sorted
+            .iter()
+            .map(|m| starts.binary_search(&m.start).unwrap_or(0))
+            .collect();
+        self.identity = self.order.iter().enumerate().all(|(i, &j)| i == j);
+    }
+
+    /// A duplicate key: nothing is remembered.
+    fn forget(&mut self) {
+        self.keys.clear();
+        self.order.clear();
+    }
+}
+
+#[cfg(not(feature = "std"))]
+impl KeyOrder {
+    fn known(&self, _: &[Member<'_>]) -> Option<(&[usize], bool)> {
+        None
+    }
+    fn begin(&mut self, _: &[Member<'_>]) {}
+    fn learn(&mut self, _: &[Member<'_>]) {}
+    fn forget(&mut self) {}
 }
 
 /// The content hash of JSON text's canonical form, with that form. The scheme is checked

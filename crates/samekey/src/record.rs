@@ -55,6 +55,8 @@ pub(crate) struct Top<'t> {
     members: Vec<RecordMember<'t>>,
     /// The canonical order of the previous record's keys (see [`RecordReader`]).
     pub(crate) order: KeyOrder,
+    /// A copy of the record's members while they are rearranged.
+    pub(crate) text: String,
 }
 
 impl<'t> Top<'t> {
@@ -127,6 +129,7 @@ pub fn read_record<'t>(
 #[derive(Debug, Default)]
 pub struct RecordReader {
     order: KeyOrder,
+    text: String,
 }
 
 impl RecordReader {
@@ -149,10 +152,12 @@ impl RecordReader {
             // small blocks; a larger first allocation took its slower path every record.
             members: Vec::with_capacity(12),
             order: core::mem::take(&mut self.order),
+            text: core::mem::take(&mut self.text),
         };
         let writer = crate::jcs::Canonical::new(canonical, Some(&mut top));
         let parsed = crate::json::parse_into(text, false, writer);
         self.order = core::mem::take(&mut top.order);
+        self.text = core::mem::take(&mut top.text);
         parsed?;
         if !top.is_object {
             return Ok(None);
