@@ -45,7 +45,9 @@ pub fn content_hash_json_text(json: &str, scheme: &str) -> Result<String> {
     Ok(samekey::content_hash_json_text(scheme, json)?.1.to_string())
 }
 
-pub(crate) fn revision_inputs(
+/// The revision scheme (`None`: the content hash's own) and the parsed content hash, in
+/// the order every host checks them.
+pub fn revision_inputs(
     content_hash: &str,
     scheme: Option<&str>,
 ) -> Result<(Scheme, samekey::ContentHash)> {

@@ -43,14 +43,38 @@ pub(crate) fn raise(e: samekey::Error) -> ! {
     unreachable!("an ERROR report does not return")
 }
 
+/// An error this extension raises: the core's, or the shared host layer's.
+pub(crate) trait Raise {
+    fn raise(self) -> !;
+}
+
+impl Raise for samekey::Error {
+    fn raise(self) -> ! {
+        raise(self)
+    }
+}
+
+impl Raise for samekey_wire::WireError {
+    fn raise(self) -> ! {
+        match self {
+            samekey_wire::WireError::Core(e) => raise(e),
+            // Only packed requests are malformed; the string functions used here take none.
+            samekey_wire::WireError::Malformed(why) => refuse(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                format!("samekey: {why}"),
+            ),
+        }
+    }
+}
+
 /// The value, or the error raised.
 pub(crate) trait OrRaise<T> {
     fn or_raise(self) -> T;
 }
 
-impl<T> OrRaise<T> for samekey::Result<T> {
+impl<T, E: Raise> OrRaise<T> for Result<T, E> {
     fn or_raise(self) -> T {
-        self.unwrap_or_else(|e| raise(e))
+        self.unwrap_or_else(|e| e.raise())
     }
 }
 

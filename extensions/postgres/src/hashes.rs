@@ -2,20 +2,14 @@
 
 use pgrx::prelude::*;
 use pgrx::{JsonB, PgSqlErrorCode};
-use samekey::{ContentHash, Scheme};
+use samekey_wire as host;
 
 use crate::errors::{refuse, OrRaise};
-
-fn scheme(name: &str) -> Scheme {
-    name.parse().or_raise()
-}
 
 /// The content hash of bytes, e.g. `sha256:…` under v1.
 #[pg_extern(immutable, parallel_safe, name = "samekey_content_hash")]
 fn content_hash_bytes(scheme: &str, data: &[u8]) -> String {
-    samekey::content_hash(self::scheme(scheme), data)
-        .or_raise()
-        .to_string()
+    host::content_hash(data, scheme).or_raise()
 }
 
 /// The content hash of text: its UTF-8 bytes.
@@ -24,18 +18,11 @@ fn content_hash_text(scheme: &str, data: &str) -> String {
     content_hash_bytes(scheme, data.as_bytes())
 }
 
-fn json_hash(scheme: &str, json: &str) -> String {
-    samekey::content_hash_json_text(self::scheme(scheme), json)
-        .or_raise()
-        .1
-        .to_string()
-}
-
 /// The content hash of JSON text's canonical form (spec §6): the same hash as the
 /// application's for the same document, whatever its key order or spacing.
 #[pg_extern(immutable, parallel_safe, name = "samekey_content_hash_json")]
 fn content_hash_json_text(scheme: &str, json: &str) -> String {
-    json_hash(scheme, json)
+    host::content_hash_json_text(json, scheme).or_raise()
 }
 
 /// jsonb is refused: it has already dropped duplicate keys (keeping the last) and
@@ -77,20 +64,12 @@ CREATE FUNCTION samekey_canonical_json("json" json) RETURNS text
 /// The canonical text of JSON (spec §6.1), the bytes a JSON content hash hashes.
 #[pg_extern(immutable, parallel_safe, name = "samekey_canonical_json")]
 fn canonical_json_text(json: &str) -> String {
-    samekey::canonicalize_json_text(json).or_raise()
+    host::canonical_json_text(json).or_raise()
 }
 
 #[pg_extern(immutable, parallel_safe, name = "samekey_canonical_json")]
 fn canonical_jsonb(_json: JsonB) -> String {
     refuse_jsonb("samekey_canonical_json")
-}
-
-/// The scheme (NULL: the content hash's own) and the parsed content hash, in the order
-/// every binding checks them.
-fn revision_inputs(scheme: Option<&str>, content_hash: &str) -> (Scheme, ContentHash) {
-    let requested = scheme.map(self::scheme);
-    let content: ContentHash = content_hash.parse().or_raise();
-    (samekey::revision_scheme(requested, &content), content)
 }
 
 /// The revision key of `content_hash` on `parent` (NULL: a root revision), spec §7:
@@ -102,7 +81,7 @@ fn revision_key(
     parent: Option<&str>,
     content_hash: Option<&str>,
 ) -> Option<String> {
-    let (scheme, content) = revision_inputs(scheme, content_hash?);
+    let (scheme, content) = host::revision_inputs(content_hash?, scheme).or_raise();
     Some(
         samekey::derive_revision(scheme, parent, &content, None)
             .or_raise()
@@ -118,7 +97,7 @@ fn revision_key_keyed(
     content_hash: Option<&str>,
     secret: Option<&[u8]>,
 ) -> Option<String> {
-    let (scheme, content) = revision_inputs(scheme, content_hash?);
+    let (scheme, content) = host::revision_inputs(content_hash?, scheme).or_raise();
     Some(
         samekey::derive_revision(scheme, parent, &content, Some(secret?))
             .or_raise()
@@ -133,6 +112,6 @@ fn revision_message(
     parent: Option<&str>,
     content_hash: Option<&str>,
 ) -> Option<Vec<u8>> {
-    let (scheme, content) = revision_inputs(scheme, content_hash?);
+    let (scheme, content) = host::revision_inputs(content_hash?, scheme).or_raise();
     Some(samekey::revision_message(scheme, parent, &content).or_raise())
 }

@@ -278,7 +278,5 @@ fn samekey_key_parse(
 /// is `invalid_key`, never a change (spec §9.3). A NULL `incoming` gives NULL.
 #[pg_extern(immutable, parallel_safe)]
 fn samekey_needs_write(stored: Option<&str>, incoming: Option<&str>) -> Option<bool> {
-    let incoming: ContentHash = incoming?.parse().or_raise();
-    let stored = stored.map(|s| s.parse::<ContentHash>().or_raise());
-    Some(samekey::needs_write(stored.as_ref(), &incoming))
+    Some(samekey_wire::needs_write(stored, incoming?).or_raise())
 }

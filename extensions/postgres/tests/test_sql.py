@@ -34,6 +34,12 @@ def python_id(slug: str, lang: str, t: dt.datetime, scheme: str = "v1") -> str:
     return str(samekey.derive_ulid([slug, lang], time=t, namespace="posts", scheme=scheme))
 
 
+def one_value(con: psycopg.Connection, sql: str, *params: Any) -> Any:
+    row = con.execute(sql, params).fetchone()
+    assert row is not None
+    return row[0]
+
+
 def sql_error(con: psycopg.Connection, sql: str, params: Any = None) -> psycopg.Error:
     with pytest.raises(psycopg.Error) as err:
         con.execute(sql, params)
@@ -124,29 +130,27 @@ def test_parallel_plan_runs_the_function_in_workers(con: psycopg.Connection) -> 
 
 
 def test_nulls(con: psycopg.Connection) -> None:
-    one = lambda sql, *p: con.execute(sql, p).fetchone()[0]  # noqa: E731
-    assert one("SELECT samekey_ulid('v1', NULL, 'posts', ARRAY['a'])") is None
-    assert one("SELECT samekey_content_hash('v1', NULL::bytea)") is None
+    assert one_value(con, "SELECT samekey_ulid('v1', NULL, 'posts', ARRAY['a'])") is None
+    assert one_value(con, "SELECT samekey_content_hash('v1', NULL::bytea)") is None
     # A NULL secret is NULL, never an unkeyed id.
-    assert one("SELECT samekey_ulid('v1', now(), 'posts', ARRAY['a'], NULL::bytea)") is None
-    assert one("SELECT samekey_revision_key('v1', NULL, 'sha256:' || repeat('ab', 32), NULL::bytea)") is None
+    assert one_value(con, "SELECT samekey_ulid('v1', now(), 'posts', ARRAY['a'], NULL::bytea)") is None
+    assert one_value(con, "SELECT samekey_revision_key('v1', NULL, 'sha256:' || repeat('ab', 32), NULL::bytea)") is None
     err = sql_error(con, "SELECT samekey_ulid('v1', now(), 'posts', ARRAY['a', NULL])")
     assert err.sqlstate == "22004" and "fields[2]" in str(err)
     content = samekey.content_hash(b"doc", scheme="v1")
-    assert one("SELECT samekey_revision_key(NULL, NULL, %s)", content) == samekey.revision_key(content)
-    assert one("SELECT samekey_revision_key('v1', 'parent', %s)", content) == \
+    assert one_value(con, "SELECT samekey_revision_key(NULL, NULL, %s)", content) == samekey.revision_key(content)
+    assert one_value(con, "SELECT samekey_revision_key('v1', 'parent', %s)", content) == \
         samekey.revision_key(content, parent="parent", scheme="v1")
-    assert one("SELECT samekey_revision_key('v1', 'p', NULL)") is None
-    assert one("SELECT samekey_needs_write(NULL, %s)", content) is True
-    assert one("SELECT samekey_needs_write(%s, %s)", content, content) is False
+    assert one_value(con, "SELECT samekey_revision_key('v1', 'p', NULL)") is None
+    assert one_value(con, "SELECT samekey_needs_write(NULL, %s)", content) is True
+    assert one_value(con, "SELECT samekey_needs_write(%s, %s)", content, content) is False
 
 
 def test_times_are_floored_and_checked(con: psycopg.Connection) -> None:
-    one = lambda sql, *p: con.execute(sql, p).fetchone()[0]  # noqa: E731
     t = dt.datetime(2024, 5, 1, 12, 0, 0, 999_999, tzinfo=UTC)
-    assert one("SELECT samekey_ulid('v1', %s, 'posts', ARRAY['a'])", t) == \
+    assert one_value(con, "SELECT samekey_ulid('v1', %s, 'posts', ARRAY['a'])", t) == \
         str(samekey.derive_ulid(["a"], time=t, namespace="posts", scheme="v1"))
-    assert one("SELECT samekey_ulid_timestamp_ms(samekey_ulid('v1', timestamptz '1970-01-01 00:00:00.0019Z',"
+    assert one_value(con, "SELECT samekey_ulid_timestamp_ms(samekey_ulid('v1', timestamptz '1970-01-01 00:00:00.0019Z',"
                " 'p', ARRAY['a']))") == 1
     for literal, code in (("1969-12-31 23:59:59.999999Z", "timestamp_out_of_range"),
                           ("infinity", "invalid_timestamp"), ("-infinity", "invalid_timestamp"),
@@ -154,7 +158,7 @@ def test_times_are_floored_and_checked(con: psycopg.Connection) -> None:
         err = sql_error(con, f"SELECT samekey_ulid('v1', timestamptz '{literal}', 'p', ARRAY['a'])")
         assert (err.diag.message_primary or "").startswith(f"error[{code}]"), (literal, str(err))
     # RFC 3339 under the spec's rules, not PostgreSQL's lenient input.
-    assert one("SELECT samekey_parse_rfc3339('2024-05-01T14:00:00.1239+02:00')") == \
+    assert one_value(con, "SELECT samekey_parse_rfc3339('2024-05-01T14:00:00.1239+02:00')") == \
         dt.datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=UTC)
     for text in ("2024-05-01 12:00:00Z", "2024-05-01T12:00:00", "now"):
         err = sql_error(con, "SELECT samekey_parse_rfc3339(%s)", (text,))
@@ -162,12 +166,11 @@ def test_times_are_floored_and_checked(con: psycopg.Connection) -> None:
 
 
 def test_json_hashes_the_text_and_refuses_jsonb(con: psycopg.Connection) -> None:
-    one = lambda sql, *p: con.execute(sql, p).fetchone()[0]  # noqa: E731
     doc = '{"b": [1.0, 2e0, "\\u00e9"], "a": {"z": null, "y": true}}'
     want = samekey.content_hash_json_text(doc, scheme="v2")
-    assert one("SELECT samekey_content_hash_json('v2', %s::json)", doc) == want
-    assert one("SELECT samekey_content_hash_json('v2', %s::text)", doc) == want
-    assert one("SELECT samekey_canonical_json(%s::json)", doc) == samekey.canonical_json_text(doc)
+    assert one_value(con, "SELECT samekey_content_hash_json('v2', %s::json)", doc) == want
+    assert one_value(con, "SELECT samekey_content_hash_json('v2', %s::text)", doc) == want
+    assert one_value(con, "SELECT samekey_canonical_json(%s::json)", doc) == samekey.canonical_json_text(doc)
     # json keeps a duplicate key for samekey to refuse; jsonb would have dropped it.
     err = sql_error(con, """SELECT samekey_content_hash_json('v1', '{"a":1,"a":2}'::json)""")
     assert err.sqlstate == "22030" and "error[duplicate_key]" in str(err)
@@ -175,7 +178,7 @@ def test_json_hashes_the_text_and_refuses_jsonb(con: psycopg.Connection) -> None
         err = sql_error(con, "SELECT " + call)
         assert err.sqlstate == "42804" and "jsonb" in str(err)
     # ::text is the explicit choice of jsonb's own text.
-    assert one("""SELECT samekey_content_hash_json('v1', '{"b":1,"a":2}'::jsonb::text)""") == \
+    assert one_value(con, """SELECT samekey_content_hash_json('v1', '{"b":1,"a":2}'::jsonb::text)""") == \
         samekey.content_hash_json_text('{"a": 2, "b": 1}', scheme="v1")
 
 

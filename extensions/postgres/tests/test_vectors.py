@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pathlib
 import re
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import psycopg
+import pytest
 
-from sqlvectors import run_vector
+from sqlvectors import Outcome, run_vector
 
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
@@ -19,8 +20,15 @@ def readme_sqlstates() -> Dict[str, str]:
     return dict(rows)
 
 
-def test_every_vector_passes(con: psycopg.Connection, vectors: List[Dict[str, Any]]) -> None:
-    outcomes = [run_vector(con, v) for v in vectors]
+@pytest.fixture(scope="module")
+def outcomes(database_url: str, vectors: List[Dict[str, Any]]) -> List[Optional[Outcome]]:
+    """Every vector run once through SQL, for both tests (None: no SQL form)."""
+    with psycopg.connect(database_url, autocommit=True) as con:
+        con.execute("SET timezone = 'UTC'")
+        return [run_vector(con, v) for v in vectors]
+
+
+def test_every_vector_passes(outcomes: List[Optional[Outcome]], vectors: List[Dict[str, Any]]) -> None:
     ran = [o for o in outcomes if o is not None]
     failed = [f"{o.id}: expected {o.expected}, got {o.actual}" for o in ran if not o.passed]
     assert ran, "the vector file holds no vector SQL can run"
@@ -30,11 +38,10 @@ def test_every_vector_passes(con: psycopg.Connection, vectors: List[Dict[str, An
           + ", ".join(v["id"] for v in not_run))
 
 
-def test_errors_carry_the_documented_sqlstate(con: psycopg.Connection,
-                                              vectors: List[Dict[str, Any]]) -> None:
+def test_errors_carry_the_documented_sqlstate(outcomes: List[Optional[Outcome]]) -> None:
     table = readme_sqlstates()
     assert len(table) >= 20, "the README's SQLSTATE table did not parse"
-    raised = [o for o in (run_vector(con, v) for v in vectors) if o and o.sqlstate]
+    raised = [o for o in outcomes if o and o.sqlstate]
     assert raised, "no vector raised an error in SQL"
     wrong = [f"{o.id}: {o.actual['error']} raised {o.sqlstate}, README says "
              f"{table.get(o.actual['error'])}" for o in raised
