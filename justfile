@@ -12,8 +12,13 @@ swift_root := justfile_directory() / ".swiftroot"
 default:
     @just --list
 
+# Nothing else installs system packages (scripts/check_system_installs.py checks it).
+# Every Debian package any recipe needs, in one apt-get install, before any server starts.
+setup-system:
+    scripts/setup-system.sh
+
 # Install what the recipes need (idempotent; fast when already installed).
-setup:
+setup: setup-system
     rustup component add clippy rustfmt >/dev/null 2>&1 || true
     python3 -m pip install --quiet --disable-pip-version-check -r spec/reference/requirements.txt
 
@@ -27,7 +32,24 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-engines test-postgres-extension test-small-vectors
+test: setup check-vectors check-versions lint check-targets test-environment test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-engines test-postgres-extension test-small-vectors
+
+# cargo check of each crate that ships for a target, its build scripts compiled by the
+# release's compilers, warnings denied: Linux gnu and musl and macOS on x86_64 and
+# aarch64, Windows x64, wasm32 (TARGET... for some). A check: no codegen, no linking.
+# Every release target compiles.
+check-targets *targets: setup-dist-tools
+    scripts/check-targets.sh {{targets}}
+
+# System packages come only from setup-system; scripts/postgres.sh restarts a server
+# whose binary an upgrade replaced; check-targets fails a change that breaks only a
+# non-Linux target.
+# What keeps a run from breaking on a new machine or another platform.
+test-environment: setup-system
+    python3 scripts/check_system_installs.py --self-test
+    python3 scripts/check_system_installs.py
+    scripts/test-postgres-restart.sh
+    scripts/test-check-targets.sh
 
 # Every runner works with any valid vector file, not only ours (spec §10.1): the Rust,
 # Python, Node, WebAssembly and Go runners on test-vectors/small.json, whose cases and
@@ -57,7 +79,7 @@ test-rust:
 # The revision registry (crates/samekey-registry), every scenario on SQLite and on a
 # PostgreSQL from Debian's packages that scripts/postgres.sh installs and starts on
 # 127.0.0.1 (SAMEKEY_TEST_POSTGRES names another server instead).
-test-registry:
+test-registry: setup-system
     #!/usr/bin/env bash
     set -euo pipefail
     export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
@@ -67,7 +89,7 @@ test-registry:
 # PostgreSQL (scripts/postgres.sh), Go + FerretDB (built from examples/ferretdb), with a
 # lost acknowledgement injected by examples/faultproxy.py; then the three output files of
 # the same input must be the same bytes.
-test-examples: setup-node setup-python setup-go
+test-examples: setup-system setup-node setup-python setup-go
     #!/usr/bin/env bash
     set -euo pipefail
     out="$PWD/target/examples/out"
@@ -84,7 +106,7 @@ test-examples: setup-node setup-python setup-go
 
 # Registrations per second, p50/p99, at concurrency 1 and 32, SQLite and PostgreSQL, next
 # to direct SQL inserts of the same rows.
-bench-registry:
+bench-registry: setup-system
     #!/usr/bin/env bash
     set -euo pipefail
     export SAMEKEY_BENCH_POSTGRES="${SAMEKEY_BENCH_POSTGRES:-$(scripts/postgres.sh)}"
@@ -274,10 +296,9 @@ wasm_bindgen_version := "0.2.130"
 
 # The wasm target, the wasm-bindgen CLI of exactly the crate's version, Chromium, the npm
 # packages, and the built package (bindings/wasm/pkg).
-setup-wasm:
+setup-wasm: setup-system
     rustup target add wasm32-unknown-unknown >/dev/null 2>&1
     wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen {{wasm_bindgen_version}}" || cargo install wasm-bindgen-cli --version {{wasm_bindgen_version}}
-    test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
     cd bindings/wasm && npm ci --no-audit --no-fund --loglevel=error
     cd bindings/wasm && node scripts/build.mjs
 
@@ -294,9 +315,8 @@ test-wasm: setup-wasm
 cbindgen_version := "0.29.2"
 
 # The C ABI's static library (target/release/libsamekey_ffi.a) and its tools.
-setup-ffi:
+setup-ffi: setup-system
     cbindgen --version 2>/dev/null | grep -qx "cbindgen {{cbindgen_version}}" || cargo install cbindgen --version {{cbindgen_version}}
-    command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind >/dev/null)
     cargo build --release -p samekey-ffi
 
 # Regenerate the committed C header.
@@ -361,8 +381,7 @@ generate-bindings:
 
 # Maven (Debian's) and a JDK; Maven fetches the Kotlin compiler, JNA and the plugins from
 # Maven Central at the versions bindings/kotlin/pom.xml pins.
-setup-kotlin:
-    command -v mvn >/dev/null && command -v javac >/dev/null || (apt-get update -qq && apt-get install -y -qq maven default-jdk-headless >/dev/null)
+setup-kotlin: setup-system
 
 # The Kotlin/JVM artifact for the JNA platforms given (every release platform by default),
 # deployed to the file:// Maven repository target/dist/maven; its build runs the API tests
@@ -389,7 +408,7 @@ test-kotlin: (dist-kotlin "linux-x86-64")
 
 # A Swift toolchain where the machine has none: Debian trixie's swiftlang, debootstrapped
 # into {{swift_root}} (needs root and Debian's mirror; about a minute and 3 GB).
-setup-swift:
+setup-swift: setup-system
     #!/usr/bin/env bash
     set -euo pipefail
     if command -v swift >/dev/null 2>&1; then exit 0; fi
@@ -399,7 +418,6 @@ setup-swift:
       exit 0
     fi
     rm -rf {{swift_root}}.tmp
-    command -v debootstrap >/dev/null || (apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null)
     debootstrap --variant=minbase trixie {{swift_root}}.tmp http://deb.debian.org/debian >/dev/null
     chroot {{swift_root}}.tmp apt-get install -y -qq --no-install-recommends swiftlang libc6-dev git ca-certificates >/dev/null 2>&1
     touch {{swift_root}}.tmp/.ready && mv {{swift_root}}.tmp {{swift_root}}
@@ -467,9 +485,8 @@ bench-python: setup-python
 # Batch keying of 1M rows next to what users write otherwise, each table's variants
 # interleaved: Arrow vs lists vs hashlib, Polars, Spark local[2], and the CLI vs jq and a
 # Python pipeline. SAMEKEY_BENCH_ROWS=N for another size.
-bench-batch: setup-engines
+bench-batch: setup-system setup-engines
     cargo build --release -p samekey-cli
-    command -v jq > /dev/null || { echo "bench-batch compares with jq: apt-get install jq"; exit 1; }
     {{engines_venv}}/bin/python bindings/python/bench/bench_batch.py --cli target/release/samekey
 
 # ns per ULID derivation next to the bare-SHA-256 floor (criterion, then interleaved
@@ -482,8 +499,7 @@ bench-rust:
     cargo bench -p samekey --bench content
 
 # Instructions per ULID derivation under callgrind: repeatable on a noisy machine.
-bench-instructions:
-    command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind)
+bench-instructions: setup-system
     scripts/bench-instructions.sh
 
 # 256 MiB file: samekey hash vs openssl dgst -sha256 and b3sum.

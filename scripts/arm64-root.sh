@@ -6,9 +6,8 @@
 # Prints the root's path.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)/.distroot/bookworm-arm64"
-command -v qemu-aarch64-static >/dev/null || apt-get install -y -qq qemu-user-static >/dev/null
 if [ -x "$root/usr/bin/python3.11" ]; then echo "$root"; exit 0; fi
-command -v debootstrap >/dev/null || (apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null)
+"$(dirname "$0")/setup-system.sh"  # debootstrap, qemu-user-static
 rm -rf "$root.tmp" && mkdir -p "$(dirname "$root")"
 debootstrap --foreign --arch=arm64 --variant=minbase --include=python3.11,python3-pip \
   bookworm "$root.tmp" http://deb.debian.org/debian >&2

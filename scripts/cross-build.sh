@@ -12,7 +12,7 @@ cross_build() {
   rustup target list --installed | grep -qx "$triple" || rustup target add "$triple" >/dev/null
   case "$triple" in
     *-windows-gnu)
-      command -v x86_64-w64-mingw32-gcc >/dev/null || apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
+      "$(dirname "${BASH_SOURCE[0]}")/setup-system.sh"  # mingw-w64
       cargo build --quiet --release --locked -p "$package" --target "$triple" "$@" ;;
     *-apple-darwin)
       # zig would otherwise stamp its newest macOS as the minimum; these are rustc's floors.

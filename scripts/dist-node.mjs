@@ -27,11 +27,7 @@ function build(target) {
   const installed = execFileSync('rustup', ['target', 'list', '--installed']).toString().split('\n');
   if (!installed.includes(triple)) run('rustup', ['target', 'add', triple]);
   if (triple.endsWith('windows-gnu')) {
-    try {
-      execFileSync('x86_64-w64-mingw32-gcc', ['--version'], { stdio: 'ignore' });
-    } catch {
-      run('apt-get', ['install', '-y', '-qq', 'gcc-mingw-w64-x86-64']);
-    }
+    run(path.join(repo, 'scripts/setup-system.sh'), []); // mingw-w64
     // napi-build links `node` for the GNU target, expecting the libnode.dll of a shared-library
     // Node; with dyn-symbols nothing is taken from it, so an empty archive stands in.
     const libnode = path.join(repo, 'target', triple, 'libnode');

@@ -20,7 +20,7 @@ for target in "${targets[@]}"; do
     *-linux-musl) flags=(--zig --compatibility musllinux_1_2) ;;
     *-apple-darwin) flags=(--zig) ;;
     *-windows-gnu)
-      command -v x86_64-w64-mingw32-gcc >/dev/null || (apt-get update -qq && apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null)
+      scripts/setup-system.sh  # mingw-w64
       flags=() ;;
   esac
   echo "dist-python: $target" >&2

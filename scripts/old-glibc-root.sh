@@ -11,7 +11,7 @@ if [ -e "$root/.ready" ]; then echo "$root"; exit 0; fi
 mirror=http://deb.debian.org/debian
 tarball=python3.11_3.11.2.orig.tar.gz
 sha256=2411c74bda5bbcfcddaf4531f66d1adc73f247f529aee981b029513aefdbf849
-command -v debootstrap >/dev/null || (apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null)
+"$(dirname "$0")/setup-system.sh"  # debootstrap
 rm -rf "$root.tmp" && mkdir -p "$(dirname "$root")"
 debootstrap --variant=minbase --include=gcc,make,libc6-dev,libssl-dev,zlib1g-dev,libffi-dev \
   bullseye "$root.tmp" "$mirror" >&2

@@ -14,17 +14,16 @@ export CARGO_TARGET_DIR="$PWD/target/postgres"
 majors() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sed -E 's#.*/([0-9]+)/bin$#\1#' | sort -n; }
 
 tools() {
-  scripts/postgres.sh >/dev/null  # the server, from Debian, installed and running
-  local need=()
+  # The server, its headers and libclang come from Debian with every other system package,
+  # in one step before any server starts: installing the headers here once upgraded the
+  # server under the tests' running one.
+  scripts/setup-system.sh
+  local m
   for m in $(majors); do
-    dpkg -s "postgresql-server-dev-$m" >/dev/null 2>&1 || need+=("postgresql-server-dev-$m")
+    [ -x "/usr/lib/postgresql/$m/bin/pg_config" ] && [ -d "/usr/include/postgresql/$m/server" ] && continue
+    echo "postgres-extension: PostgreSQL $m has no server headers (postgresql-server-dev-$m): install them, or remove that major" >&2
+    exit 1
   done
-  dpkg -s libclang-dev >/dev/null 2>&1 || need+=(libclang-dev)  # pgrx's bindgen
-  if ((${#need[@]})); then
-    echo "postgres-extension: installing ${need[*]} from Debian" >&2
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-  fi
   cd "$ext"  # its rust-toolchain.toml (Rust 1.96) applies from here on
   local toolchain
   toolchain=$(sed -nE 's/^channel = "(.*)"/\1/p' rust-toolchain.toml)

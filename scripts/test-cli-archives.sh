@@ -6,6 +6,7 @@
 # scripts/check_cli.py. SAMEKEY_VECTORS names another vector file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup-system.sh  # qemu-user-static, file
 vectors=$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,7 +25,6 @@ for archive in target/dist/cli/*.tar.gz; do
       out=$(env -i PATH=/usr/bin:/bin "$bin" vectors "$vectors")
       where="here, $(file -b "$bin" | grep -o 'static[a-z-]* linked')" ;;
     *-aarch64-unknown-linux-musl)
-      command -v qemu-aarch64-static >/dev/null || apt-get install -y -qq qemu-user-static >/dev/null
       out=$(env -i PATH=/usr/bin:/bin qemu-aarch64-static "$bin" vectors "$vectors")
       where="qemu-user, static" ;;
     *-aarch64-unknown-linux-gnu)

@@ -19,7 +19,7 @@ version=v$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
 module=github.com/samekey/samekey/bindings/go
 zig="$repo/target/dist-tools/bin/python -m ziglang"
 [ -d "$proxy" ] || { echo "no $proxy: run scripts/dist-go.sh first"; exit 1; }
-command -v file >/dev/null || apt-get install -y -qq file >/dev/null
+"$(dirname "$0")/setup-system.sh"  # file
 
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT

@@ -8,7 +8,6 @@ use std::fs::File;
 use std::path::Path;
 
 use crate::content::{content_hash_reader_with_progress, ContentHash};
-#[cfg(unix)]
 use crate::error::Error;
 use crate::error::Result;
 use crate::scheme::Scheme;

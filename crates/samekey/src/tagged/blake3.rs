@@ -111,6 +111,7 @@ const fn g(mut s: [u32; 16], a: usize, b: usize, c: usize, d: usize, x: u32, y: 
     s
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 fn round(s: &mut [u32; 16], m: &[u32; 16], r: usize) {
     // Written out, not a loop over `G`: literal indices keep the state in registers.

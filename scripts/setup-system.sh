@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Every Debian package any recipe needs, in one `apt-get install`, before any service
+# starts. A package installed later, while a server runs, can upgrade that server's own
+# files under it: on a new machine postgresql-server-dev-15 once upgraded postgresql-15
+# from 15.18 to 15.20 while the 15.18 server of the tests was running, and it then failed
+# to load 15.20's plpgsql.so. So nothing else installs system packages (scripts/
+# check_system_installs.py checks it), and scripts/postgres.sh restarts a server whose
+# binary was replaced.
+#
+#   scripts/setup-system.sh          install what is missing (all of the list together,
+#                                    so the ones already present upgrade with them)
+#   scripts/setup-system.sh --list   print the list
+#
+# Fast when everything is present: one dpkg-query, no network.
+set -euo pipefail
+
+packages=(
+  postgresql postgresql-contrib   # the registry's, the examples' and the extension's server
+  postgresql-server-dev-all       # the extension's headers, for the default major (pgrx)
+  libclang-dev                    # pgrx's bindgen
+  chromium                        # the WebAssembly package's browser tests
+  valgrind                        # the C ABI's leak check, bench-instructions
+  maven default-jdk-headless      # the Kotlin/JVM artifact, Spark's Java
+  debootstrap                     # the Swift toolchain's root, the old-glibc and arm64 roots
+  qemu-user-static                # aarch64 artifacts, run under emulation
+  gcc-mingw-w64-x86-64            # the Windows target: its C build scripts and its linker
+  file jq                         # artifact checks, bench-batch
+)
+
+if [ "${1:-}" = --list ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+
+# dpkg-query names each package it knows with its state; one it does not know is missing.
+installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "ii" {print $1}' || true)
+missing=()
+for p in "${packages[@]}"; do
+  grep -qx "$p" <<<"$installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+  echo "setup-system: missing Debian packages: ${missing[*]}" >&2
+  echo "setup-system: run as root: apt-get install ${packages[*]}" >&2
+  exit 1
+fi
+echo "setup-system: installing ${missing[*]} (with the rest of the list, in one apt-get install)" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq "${packages[@]}" >/dev/null
