@@ -32,7 +32,7 @@ build: setup python-dist setup-node setup-wasm
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint check-targets test-environment test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-examples test-python test-engines test-postgres-extension test-small-vectors
+test: setup check-vectors check-versions lint check-targets test-environment test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-registry-faults test-examples test-python test-engines test-postgres-extension test-small-vectors
 
 # cargo check of each crate that ships for a target, its build scripts compiled by the
 # release's compilers, warnings denied: Linux gnu and musl and macOS on x86_64 and
@@ -103,6 +103,20 @@ test-examples: setup-system setup-node setup-python setup-go
     (cd examples/go && {{go_env}} go vet ./... && SAMEKEY_FERRETDB="$PWD/../../target/examples/ferretdb" {{go_env}} go test -count=1 -race ./...)
     cmp "$out/node.tsv" "$out/python.tsv" && cmp "$out/node.tsv" "$out/go.tsv"
     echo "examples: node, python and go wrote the same $(wc -l < "$out/node.tsv") lines (ids, hashes, actions)"
+
+# Disk full (SQLite and PostgreSQL), I/O errors, kill -9 mid-commit, PostgreSQL crashed
+# and restarted, its connections cut, wall-clock jumps, unwritable databases at start;
+# every client answer recorded and checked against what the registry holds afterwards.
+# Needs root: it mounts tmpfs filesystems and runs PostgreSQL servers of its own.
+# The registry under storage, process and clock faults.
+test-registry-faults: setup-system
+    #!/usr/bin/env bash
+    set -euo pipefail
+    if [ "$(id -u)" != 0 ]; then
+      echo "test-registry-faults: not run: it needs root (tmpfs mounts, PostgreSQL as its own user)" >&2
+      exit 1
+    fi
+    cargo test -p samekey-registry --test faults --test history -- --include-ignored --test-threads=1
 
 # Registrations per second, p50/p99, at concurrency 1 and 32, SQLite and PostgreSQL, next
 # to direct SQL inserts of the same rows.

@@ -39,6 +39,50 @@ fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.kind() == sqlx::error::ErrorKind::ForeignKeyViolation)
 }
 
+/// What the SQLite write transaction did; it committed unless the parent was unknown.
+enum SqliteWrite {
+    Inserted(sqlx::sqlite::SqliteRow),
+    Existed,
+    UnknownParent,
+}
+
+type SqliteQuery<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>>;
+
+/// One write transaction: the content row, then the revision row. `BEGIN IMMEDIATE` takes
+/// the write lock before anything is read. Success means SQLite answered the `COMMIT`
+/// itself (in WAL mode with `synchronous=FULL`, after the log is synced); any error leaves
+/// the connection in a state the caller must not reuse.
+async fn sqlite_write<'q>(
+    conn: &mut sqlx::SqliteConnection,
+    content: SqliteQuery<'q>,
+    revision: SqliteQuery<'q>,
+) -> Result<SqliteWrite, sqlx::Error> {
+    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+    content.execute(&mut *conn).await?;
+    let row = match revision.fetch_optional(&mut *conn).await {
+        Ok(row) => row,
+        Err(e) if is_foreign_key_violation(&e) => {
+            sqlx::query("ROLLBACK").execute(&mut *conn).await?;
+            return Ok(SqliteWrite::UnknownParent);
+        }
+        Err(e) => return Err(e),
+    };
+    sqlx::query("COMMIT").execute(&mut *conn).await?;
+    Ok(row.map_or(SqliteWrite::Existed, SqliteWrite::Inserted))
+}
+
+/// Why the database at `url` is no use to the server; a PostgreSQL URL is not repeated
+/// (it may hold a password).
+fn unwritable(url: &str, e: sqlx::Error) -> sqlx::Error {
+    let which = match url.strip_prefix("sqlite:") {
+        Some(path) => format!("the SQLite database {path}"),
+        None => "the PostgreSQL database".to_string(),
+    };
+    sqlx::Error::Configuration(
+        format!("{which} cannot be written ({e}): the registry needs a database it can write, with free space").into(),
+    )
+}
+
 /// The revision insert with its seven parameters numbered from `$first`.
 fn insert_revision_sql(first: usize) -> String {
     let params: Vec<String> = (first..first + 7).map(|n| format!("${n}")).collect();
@@ -66,8 +110,10 @@ macro_rules! on_pool {
 }
 
 /// The tables, the same on both databases but for the type of raw bytes (`BLOB`, `BYTEA`).
-fn schema(bytes_type: &str) -> [String; 3] {
+/// `registry_meta` holds what the server writes at start to prove it can.
+fn schema(bytes_type: &str) -> [String; 4] {
     [
+        "CREATE TABLE IF NOT EXISTS registry_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)".to_string(),
         format!("CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, data {bytes_type} NOT NULL)"),
         "CREATE TABLE IF NOT EXISTS revisions (key TEXT PRIMARY KEY, parent TEXT REFERENCES revisions(key), \
          scheme TEXT NOT NULL, content_hash TEXT NOT NULL REFERENCES contents(hash), media_type TEXT NOT NULL, \
@@ -131,8 +177,31 @@ impl Db {
                     .into(),
             ));
         };
-        db.create_schema().await?;
+        if let Err(e) = db.create_schema().await {
+            db.close().await;
+            return Err(unwritable(url, e));
+        }
         Ok(db)
+    }
+
+    /// One small write, which the server makes at start so that a full disk, a read-only
+    /// file or a read-only PostgreSQL (a standby, `default_transaction_read_only`) stops
+    /// it at once instead of failing every registration. `url` names the database in the
+    /// error.
+    pub async fn require_writable(&self, url: &str) -> Result<(), sqlx::Error> {
+        self.probe_write().await.map_err(|e| unwritable(url, e))
+    }
+
+    async fn probe_write(&self) -> Result<(), sqlx::Error> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let sql = "INSERT INTO registry_meta (name, value) VALUES ('started_at_ms', $1) \
+                   ON CONFLICT (name) DO UPDATE SET value = excluded.value";
+        match self {
+            Db::Sqlite(_, writes) => sqlx::query(sql).bind(now).execute(writes).await.map(drop),
+            Db::Postgres(pool) => sqlx::query(sql).bind(now).execute(pool).await.map(drop),
+        }
     }
 
     async fn create_schema(&self) -> Result<(), sqlx::Error> {
@@ -221,24 +290,26 @@ impl Db {
                 }
             }
             Db::Sqlite(_, writes) => {
-                let mut tx = writes.begin().await?;
-                bind_content!(sqlx::query(insert_content))
-                    .execute(&mut *tx)
-                    .await?;
-                let row = bind_revision!(sqlx::query(&insert_revision_sql(1)))
-                    .fetch_optional(&mut *tx)
-                    .await;
-                match row {
-                    Ok(row) => {
-                        let row = match row {
-                            Some(row) => Some(revision_from_row!(row)),
-                            None => None,
-                        };
-                        tx.commit().await?;
-                        row
-                    }
-                    Err(e) if is_foreign_key_violation(&e) => return Ok(Insert::UnknownParent),
-                    Err(e) => return Err(e),
+                let mut conn = writes.acquire().await?;
+                let written = sqlite_write(
+                    &mut conn,
+                    bind_content!(sqlx::query(insert_content)),
+                    bind_revision!(sqlx::query(&insert_revision_sql(1))),
+                )
+                .await;
+                if written.is_err() {
+                    // A COMMIT that fails with SQLITE_FULL or SQLITE_IOERR may or may not have
+                    // rolled the transaction back by itself, and a later ROLLBACK then fails
+                    // too: sqlx's transaction bookkeeping went out of step with SQLite's, and
+                    // every later write on that connection went into a transaction that never
+                    // committed, each answered 201. A connection whose write failed is closed,
+                    // which rolls back whatever it held; the pool opens a new one.
+                    conn.close_on_drop();
+                }
+                match written? {
+                    SqliteWrite::Inserted(row) => Some(revision_from_row!(row)),
+                    SqliteWrite::Existed => None,
+                    SqliteWrite::UnknownParent => return Ok(Insert::UnknownParent),
                 }
             }
         };
@@ -290,6 +361,22 @@ impl Db {
             let revisions: i64 = sqlx::query("SELECT COUNT(*) AS n FROM revisions").fetch_one(pool).await?.try_get("n")?;
             let contents: i64 = sqlx::query("SELECT COUNT(*) AS n FROM contents").fetch_one(pool).await?.try_get("n")?;
             Ok((revisions, contents))
+        })
+    }
+
+    /// Every revision's (key, parent, content hash), by key: for tests and operators.
+    pub async fn revision_index(
+        &self,
+    ) -> Result<Vec<(String, Option<String>, String)>, sqlx::Error> {
+        on_pool!(self, pool => {
+            let rows = sqlx::query("SELECT key, parent, content_hash FROM revisions ORDER BY key")
+                .fetch_all(pool)
+                .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                out.push((row.try_get("key")?, row.try_get("parent")?, row.try_get("content_hash")?));
+            }
+            Ok(out)
         })
     }
 

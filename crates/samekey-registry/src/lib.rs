@@ -173,6 +173,10 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
         args.public_reads,
     )?;
     let db = Db::connect(&args.database, args.db_connections).await?;
+    if let Err(e) = db.require_writable(&args.database).await {
+        db.close().await;
+        return Err(e.into());
+    }
     let metrics = Arc::new(metrics::Metrics::default());
     let registrar = register::Registrar::new(db, ring, metrics.clone(), args.cpu_jobs());
     Ok(Arc::new(AppState {

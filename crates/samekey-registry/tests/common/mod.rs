@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod history;
+pub mod load;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -67,6 +70,11 @@ fn nanos() -> u32 {
 }
 
 impl TestDb {
+    /// A database at `url` that something else made and cleans up.
+    pub fn at(url: String) -> TestDb {
+        TestDb { url, _dir: None }
+    }
+
     pub async fn open(&self) -> Db {
         Db::connect(&self.url, 2).await.unwrap()
     }
@@ -87,6 +95,11 @@ pub struct Server {
 
 impl Server {
     pub fn start(db: &TestDb, extra: &[&str]) -> Server {
+        Server::start_with_env(db, extra, &[])
+    }
+
+    /// As [`Server::start`], with these environment variables set for the process.
+    pub fn start_with_env(db: &TestDb, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_samekey-registry"))
             .args([
                 "--database",
@@ -98,6 +111,7 @@ impl Server {
             ])
             .args(extra)
             .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
