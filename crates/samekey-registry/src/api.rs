@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::auth::{self, Scope, Tokens};
+use crate::data_body::{DataBody, CHUNK};
 use crate::db::Revision;
 use crate::error::{ApiError, ErrorCode, LoggedCause};
 use crate::metrics::Metrics;
@@ -251,13 +252,12 @@ async fn data(
     KeyPath(key): KeyPath,
     StrictQuery(NoParams {}): StrictQuery<NoParams>,
 ) -> Result<Response, ApiError> {
-    let (media_type, bytes) = state
-        .registrar
-        .db
-        .data(&key)
-        .await?
-        .ok_or(ApiError::NotFound(key))?;
-    Ok(([(header::CONTENT_TYPE, media_type)], bytes).into_response())
+    let db = &state.registrar.db;
+    let data = db.data_ref(&key).await?.ok_or(ApiError::NotFound(key))?;
+    let first = db.data_chunk(&data, 0, CHUNK).await?;
+    let media_type = data.media_type.clone();
+    let body = DataBody::new(db.clone(), data, first);
+    Ok(([(header::CONTENT_TYPE, media_type)], Body::new(body)).into_response())
 }
 
 #[derive(Debug, Serialize)]

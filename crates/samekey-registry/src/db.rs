@@ -26,6 +26,14 @@ pub struct Revision {
     pub created_at_ms: i64,
 }
 
+/// Where a revision's data is, for [`Db::data_chunk`].
+#[derive(Debug, Clone)]
+pub struct DataRef {
+    pub media_type: String,
+    pub size: i64,
+    pub content_hash: String,
+}
+
 /// What an insert did.
 #[derive(Debug)]
 pub enum Insert {
@@ -324,15 +332,69 @@ impl Db {
         Ok(Insert::Stored(existing, false))
     }
 
-    /// The media type and bytes of a revision's data.
-    pub async fn data(&self, key: &str) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
-        let sql = "SELECT r.media_type, c.data FROM revisions r JOIN contents c ON c.hash = r.content_hash WHERE r.key = $1";
+    /// Where a revision's data is: its media type, its size and its content hash, for
+    /// reading it in chunks ([`Db::data_chunk`]) instead of whole.
+    pub async fn data_ref(&self, key: &str) -> Result<Option<DataRef>, sqlx::Error> {
+        let sql = "SELECT media_type, size, content_hash FROM revisions WHERE key = $1";
         on_pool!(self, pool => {
             match sqlx::query(sql).bind(key).fetch_optional(pool).await? {
-                Some(row) => Ok(Some((row.try_get("media_type")?, row.try_get("data")?))),
+                Some(row) => Ok(Some(DataRef {
+                    media_type: row.try_get("media_type")?,
+                    size: row.try_get("size")?,
+                    content_hash: row.try_get("content_hash")?,
+                })),
                 None => Ok(None),
             }
         })
+    }
+
+    /// `len` bytes of the data at `data` from `offset` (fewer at its end). A reader holds
+    /// one chunk at a time, so a slow one costs a chunk of memory, not the revision.
+    pub async fn data_chunk(
+        &self,
+        data: &DataRef,
+        offset: u64,
+        len: usize,
+    ) -> Result<Vec<u8>, sqlx::Error> {
+        let size = data.size.max(0) as u64;
+        let len = len.min(size.saturating_sub(offset) as usize);
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        match self {
+            Db::Postgres(pool) => {
+                // A bytea stored out of line and uncompressed is sliced from its TOAST
+                // chunks without reading the rest.
+                let row = sqlx::query(
+                    "SELECT substring(data FROM CAST($2 AS INTEGER) FOR CAST($3 AS INTEGER)) AS part FROM contents WHERE hash = $1",
+                )
+                .bind(&data.content_hash)
+                .bind(offset as i64 + 1)
+                .bind(len as i64)
+                .fetch_one(pool)
+                .await?;
+                let part: Vec<u8> = row.try_get("part")?;
+                if part.len() != len {
+                    return Err(sqlx::Error::Protocol(format!(
+                        "{}: read {} bytes at {offset}, wanted {len}",
+                        data.content_hash,
+                        part.len()
+                    )));
+                }
+                Ok(part)
+            }
+            Db::Sqlite(reads, _) => {
+                let mut conn = reads.acquire().await?;
+                let read =
+                    crate::blob::read_chunk(&mut conn, &data.content_hash, data.size, offset, len)
+                        .await;
+                if read.is_err() {
+                    // It may be inside the read transaction still.
+                    conn.close_on_drop();
+                }
+                read
+            }
+        }
     }
 
     /// `key` and its ancestors, nearest first, at most `limit` of them.

@@ -2,11 +2,14 @@
 //! `H(parent, H(data))` server side, so that registering the same data on the same parent
 //! twice, concurrently or as a retry, creates one revision. `samekey serve` starts it.
 
-#![forbid(unsafe_code)]
+// The one exception is src/blob.rs (SQLite incremental blob reads), allowed there.
+#![deny(unsafe_code)]
 
 pub mod api;
 pub mod auth;
+mod blob;
 mod body;
+mod data_body;
 pub mod db;
 pub mod error;
 pub mod metrics;
@@ -80,6 +83,11 @@ pub struct ServeArgs {
     /// connections still open are dropped and the process exits 0.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     pub shutdown_timeout: Duration,
+
+    /// Bytes per second a client must read while an answer waits for it, averaged over 10
+    /// seconds; a slower one is cut (0: no minimum).
+    #[arg(long, default_value_t = 32 * 1024)]
+    pub min_send_rate: u64,
     /// Large bodies canonicalized and hashed at once (default: one less than the CPUs, at least 1).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub cpu_jobs: Option<u32>,
@@ -222,6 +230,7 @@ pub async fn run(
         header_timeout: args.header_timeout,
         idle_timeout: args.idle_timeout,
         send_timeout: args.send_timeout,
+        min_send_rate: args.min_send_rate,
         max_connections,
         shutdown_timeout: args.shutdown_timeout,
         max_head_bytes: 4 * args.max_header_bytes as usize,

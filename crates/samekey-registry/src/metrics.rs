@@ -30,6 +30,8 @@ pub enum Closed {
     MadeRoom,
     /// The client did not read its answer.
     SendTimeout,
+    /// The client read its answer slower than `--min-send-rate`.
+    SlowReader,
     ShutdownDeadline,
 }
 
@@ -40,6 +42,7 @@ impl Closed {
             Closed::IdleTimeout => "idle_timeout",
             Closed::MadeRoom => "made_room",
             Closed::SendTimeout => "send_timeout",
+            Closed::SlowReader => "slow_reader",
             Closed::ShutdownDeadline => "shutdown_deadline",
         }
     }

@@ -32,6 +32,9 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// How long a write may wait for a client that does not read its answer.
     pub send_timeout: Duration,
+    /// Bytes per second a client must take while an answer waits for it, measured over
+    /// [`RATE_WINDOW`]; 0 turns the check off.
+    pub min_send_rate: u64,
     pub max_connections: usize,
     /// From the shutdown signal until connections still open are dropped.
     pub shutdown_timeout: Duration,
@@ -137,6 +140,15 @@ pub async fn run(
     deadline
 }
 
+/// The span over which `min_send_rate` is measured: a reader slower than it on average
+/// over this long, while the server has bytes waiting for it, is cut.
+pub const RATE_WINDOW: Duration = Duration::from_secs(10);
+
+/// Bytes of an answer's body that may wait in the connection's buffers beyond what the
+/// socket has taken: the body is asked for more only below it, so a reader that does not
+/// keep up holds this much (and the chunk being read), not the answer.
+pub const MAX_UNSENT: u64 = 128 * 1024;
+
 /// What the accept loop tells every connection.
 struct Signals {
     /// Finish the request in flight, then close.
@@ -165,7 +177,7 @@ async fn serve_connection(
         async move {
             let response = response.await?;
             // The connection stays busy until hyper has written (and dropped) the body.
-            Ok::<_, Infallible>(response.map(|body| Body::new(GuardedBody { body, _busy: busy })))
+            Ok::<_, Infallible>(response.map(|body| Body::new(GuardedBody::new(body, busy))))
         }
     });
     let connection = http.serve_connection(io, service);
@@ -194,6 +206,9 @@ async fn serve_connection(
             }
             reason = &mut watchdog => {
                 tracing::debug!(?reason, "closing a connection");
+                if matches!(reason, Closed::SlowReader | Closed::SendTimeout) {
+                    clock.reset.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
                 return Some(reason);
             }
         }
@@ -218,8 +233,16 @@ struct ConnectionClock {
     phase: Mutex<Phase>,
     /// Since when a write has been waiting for the client to read.
     write_blocked: Mutex<Option<Instant>>,
+    /// Bytes written, and the window being measured for the send rate: it starts when a
+    /// write first has to wait, with the count then.
+    written: Mutex<(u64, Option<(Instant, u64)>)>,
     /// Wakes the watchdog when a deadline may have come closer.
     changed: Notify,
+    /// The answer's body, waiting for the socket to take what is queued ([`MAX_UNSENT`]).
+    body_waiting: Mutex<Option<std::task::Waker>>,
+    /// Set when the server cuts the connection for not reading: it is then reset, so the
+    /// kernel drops what it still holds for the client instead of sending it on.
+    reset: std::sync::atomic::AtomicBool,
 }
 
 impl ConnectionClock {
@@ -227,20 +250,59 @@ impl ConnectionClock {
         ConnectionClock {
             phase: Mutex::new(Phase::Fresh(Instant::now())),
             write_blocked: Mutex::new(None),
+            written: Mutex::new((0, None)),
             changed: Notify::new(),
+            body_waiting: Mutex::new(None),
+            reset: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
-    fn write_polled<T>(&self, result: &Poll<T>) {
+    fn write_polled(&self, result: &Poll<io::Result<usize>>) {
         let mut blocked = self.write_blocked.lock().unwrap();
+        let mut written = self.written.lock().unwrap();
         match result {
-            Poll::Pending if blocked.is_none() => {
-                *blocked = Some(Instant::now());
+            Poll::Pending => {
+                if blocked.is_none() {
+                    *blocked = Some(Instant::now());
+                }
+                if written.1.is_none() {
+                    written.1 = Some((Instant::now(), written.0));
+                }
                 self.changed.notify_waiters();
             }
-            Poll::Pending => {}
-            Poll::Ready(_) => *blocked = None,
+            Poll::Ready(result) => {
+                *blocked = None;
+                if let Ok(n) = result {
+                    written.0 += *n as u64;
+                    if let Some(body) = self.body_waiting.lock().unwrap().take() {
+                        body.wake();
+                    }
+                }
+            }
         }
+    }
+
+    fn written(&self) -> u64 {
+        self.written.lock().unwrap().0
+    }
+
+    /// At the end of a rate window: whether the client, still behind (a write waits for
+    /// it), took too few bytes in the window. If not, the next window starts now if it is
+    /// still behind, or when it next is; a client with nothing waiting is never too slow.
+    fn too_slow(&self, limits: &Limits) -> bool {
+        let behind = self.write_blocked.lock().unwrap().is_some();
+        let mut written = self.written.lock().unwrap();
+        let Some((since, at_start)) = written.1 else {
+            return false;
+        };
+        let wanted = limits
+            .min_send_rate
+            .saturating_mul(since.elapsed().as_secs());
+        if behind && written.0 - at_start < wanted {
+            return true;
+        }
+        written.1 = behind.then(|| (Instant::now(), written.0));
+        false
     }
 
     fn set_phase(&self, next: impl FnOnce(Phase) -> Option<Phase>) {
@@ -280,8 +342,18 @@ impl ConnectionClock {
     /// The next deadline and what its passing means. A busy connection has none unless a
     /// write is blocked: its body is timed by the handler, its work by the database's.
     fn deadline(&self, limits: &Limits) -> Option<(Instant, Closed)> {
+        let rate = match self.written.lock().unwrap().1 {
+            Some((since, _)) if limits.min_send_rate > 0 => {
+                Some((since + RATE_WINDOW, Closed::SlowReader))
+            }
+            _ => None,
+        };
         if let Some(since) = *self.write_blocked.lock().unwrap() {
-            return Some((since + limits.send_timeout, Closed::SendTimeout));
+            let send = (since + limits.send_timeout, Closed::SendTimeout);
+            return Some(rate.map_or(send, |r| if r.0 < send.0 { r } else { send }));
+        }
+        if rate.is_some() {
+            return rate;
         }
         match *self.phase.lock().unwrap() {
             Phase::Fresh(since) | Phase::Head(since) => {
@@ -300,6 +372,11 @@ impl ConnectionClock {
             tokio::pin!(changed);
             changed.as_mut().enable();
             match self.deadline(&limits) {
+                Some((at, Closed::SlowReader)) if at <= Instant::now() => {
+                    if self.too_slow(&limits) {
+                        return Closed::SlowReader;
+                    }
+                }
                 Some((at, reason)) if at <= Instant::now() => return reason,
                 Some((at, _)) => {
                     tokio::select! {
@@ -329,10 +406,32 @@ impl Drop for BusyGuard {
     }
 }
 
-/// A response body that keeps its connection marked busy until it is dropped.
+/// A response body that keeps its connection marked busy until it is dropped, and is
+/// asked for more only while less than [`MAX_UNSENT`] of it waits for the socket.
 struct GuardedBody {
     body: Body,
-    _busy: BusyGuard,
+    busy: BusyGuard,
+    /// Body bytes handed to the connection, and the connection's written count when the
+    /// body started (the head's bytes, written later, count as body: a little slack).
+    produced: u64,
+    written_before: u64,
+}
+
+impl GuardedBody {
+    fn new(body: Body, busy: BusyGuard) -> Self {
+        let written_before = busy.0.written();
+        GuardedBody {
+            body,
+            busy,
+            produced: 0,
+            written_before,
+        }
+    }
+
+    fn unsent(&self) -> u64 {
+        let sent = self.busy.0.written() - self.written_before;
+        self.produced.saturating_sub(sent)
+    }
 }
 
 impl http_body::Body for GuardedBody {
@@ -343,7 +442,20 @@ impl http_body::Body for GuardedBody {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
+        if self.unsent() >= MAX_UNSENT {
+            *self.busy.0.body_waiting.lock().unwrap() = Some(cx.waker().clone());
+            // A write may have finished between the check and the registration.
+            if self.unsent() >= MAX_UNSENT {
+                return Poll::Pending;
+            }
+        }
+        let frame = Pin::new(&mut self.body).poll_frame(cx);
+        if let Poll::Ready(Some(Ok(frame))) = &frame {
+            if let Some(data) = frame.data_ref() {
+                self.produced += data.len() as u64;
+            }
+        }
+        frame
     }
 
     fn is_end_stream(&self) -> bool {
@@ -355,10 +467,18 @@ impl http_body::Body for GuardedBody {
     }
 }
 
-/// The socket, telling the connection's clock when bytes arrive.
+/// The socket, telling the connection's clock when bytes arrive and leave.
 struct ClockedIo {
     inner: TcpStream,
     clock: Arc<ConnectionClock>,
+}
+
+impl Drop for ClockedIo {
+    fn drop(&mut self) {
+        if self.clock.reset.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = self.inner.set_zero_linger();
+        }
+    }
 }
 
 impl AsyncRead for ClockedIo {

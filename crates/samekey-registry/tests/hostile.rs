@@ -384,6 +384,95 @@ async fn a_client_that_does_not_read_its_answer_is_closed() {
     );
 }
 
+/// 64 clients read a 16 MiB revision at 2 KiB/s through 4 KiB receive buffers while an
+/// honest client reads it whole: the server holds about a chunk per slow reader, not the
+/// revision (its memory grew by 1.2 GB before chunked reads), the honest client gets
+/// every byte, and each slow reader is cut once it has read slower than
+/// --min-send-rate over the rate window.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_readers_cost_a_chunk_each_and_are_cut() {
+    let _serial = serial().await;
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, &["--body-limit", "20000000"]);
+    let client = client();
+    let data: Vec<u8> = (0..16u32 << 20)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let r = post(
+        &client,
+        &server.url("/v1/revisions"),
+        "application/octet-stream",
+        data.clone(),
+    )
+    .await;
+    assert_eq!(r.status(), 201);
+    let key = r.json::<serde_json::Value>().await.unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (before, _) = memory(server.pid());
+    let started = Instant::now();
+    let readers: Vec<_> = (0..64)
+        .map(|_| {
+            let (addr, key) = (server.addr(), key.clone());
+            tokio::spawn(async move {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                socket.set_recv_buffer_size(4096).unwrap();
+                let mut s = socket.connect(addr.parse().unwrap()).await.unwrap();
+                s.write_all(
+                    format!("GET /v1/revisions/{key}/data HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes(),
+                )
+                .await
+                .unwrap();
+                let mut got = 0usize;
+                let mut buf = [0u8; 2048];
+                while started.elapsed() < Duration::from_secs(25) {
+                    match s.read(&mut buf).await {
+                        Ok(0) | Err(_) => return (got, started.elapsed()),
+                        Ok(n) => got += n,
+                    }
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                (got, started.elapsed())
+            })
+        })
+        .collect();
+    let honest = client
+        .get(server.url(&format!("/v1/revisions/{key}/data")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(honest.status(), 200);
+    assert!(
+        honest.bytes().await.unwrap() == data,
+        "the honest reader got other bytes"
+    );
+    let mut peak = 0;
+    while !readers.iter().all(|r| r.is_finished()) {
+        peak = peak.max(memory(server.pid()).0);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut cut_after = Duration::ZERO;
+    for r in readers {
+        let (got, at) = r.await.unwrap();
+        assert!(got < 1 << 20, "a slow reader read {got} bytes");
+        cut_after = cut_after.max(at);
+    }
+    let grown = peak.saturating_sub(before) as f64 / 1048576.0;
+    eprintln!(
+        "64 slow readers of 16 MiB: RSS {:.1} MiB before, peak {:.1} MiB (+{grown:.1}), all cut within {cut_after:?}",
+        before as f64 / 1048576.0,
+        peak as f64 / 1048576.0
+    );
+    assert!(grown < 64.0, "the server's memory grew by {grown:.1} MiB");
+    assert!(peak < 100 << 20, "the server's RSS reached {peak} bytes");
+    assert!(
+        cut_after < Duration::from_secs(20),
+        "the last slow reader was cut after {cut_after:?}"
+    );
+    assert_eq!(closed_by_server(&client, &server, "slow_reader").await, 64);
+}
+
 /// At --max-connections, a new connection waits until one closes; idle kept-alive
 /// connections close to make room instead of making it wait for their timeout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
