@@ -125,6 +125,15 @@ async fn check_head(State(limits): State<RequestLimits>, request: Request, next:
         ))
         .into_response();
     }
+    // RFC 9112 §3.2: a request without Host, or with two, is refused; two could be read
+    // differently by a proxy in front and by us.
+    let hosts = headers.get_all(header::HOST).iter().count();
+    if hosts != 1 {
+        return ApiError::InvalidHost(format!(
+            "the request has {hosts} Host fields; an HTTP/1.1 request has exactly one"
+        ))
+        .into_response();
+    }
     next.run(request).await
 }
 

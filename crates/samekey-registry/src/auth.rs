@@ -120,11 +120,19 @@ fn is_b64token(t: &str) -> bool {
 
 fn read_token_file(path: &Path) -> Result<Vec<String>, String> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
     let mut tokens = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let token = line.trim();
+    // Read as bytes, so that a line that is not UTF-8 is named like any other bad line.
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let at = format!("{shown} line {}", i + 1);
+        if bytes.is_empty() {
+            break;
+        }
+        let line = std::str::from_utf8(line).map_err(|_| {
+            format!("{at} is not UTF-8 text: a token is letters, digits and -._~+/")
+        })?;
+        let token = line.trim();
         if token.is_empty() {
             return Err(format!(
                 "{at} is empty: a token file holds one token on every line"

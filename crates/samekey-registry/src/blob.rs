@@ -1,8 +1,8 @@
 //! Stored data read in chunks through SQLite's incremental blob I/O. `substr()` of a BLOB
 //! loads the whole value on every call, so chunked reads in SQL would cost a 16 MiB
 //! revision's memory (and copy) per chunk; `sqlite3_blob_read` reads just the pages of
-//! the chunk. This is the registry's only unsafe code: four calls into SQLite's C API on
-//! a connection this module holds locked.
+//! the chunk. This is the registry's only unsafe code: calls into SQLite's C API on a
+//! connection this module holds locked.
 
 #![allow(unsafe_code)]
 
@@ -12,32 +12,106 @@ use std::ptr;
 use libsqlite3_sys as ffi;
 use sqlx::{Row, SqliteConnection};
 
-/// `len` bytes at `offset` of the data of content `hash`, which is `size` bytes long.
-/// The row is found and read in one read transaction, so the rowid found is the row read
-/// whatever a concurrent `VACUUM` renumbers. On error the caller must not reuse `conn`.
+/// `len` bytes at `offset` of the data of content `hash` (`size` bytes long), whose row
+/// was `rowid` when its revision was looked up. Each read checks that the row still holds
+/// `hash` (a `VACUUM` may renumber rows) and looks the row up again if not. On error the
+/// caller must not reuse `conn`.
 pub async fn read_chunk(
     conn: &mut SqliteConnection,
+    rowid: i64,
     hash: &str,
     size: i64,
     offset: u64,
     len: usize,
 ) -> Result<Vec<u8>, sqlx::Error> {
-    sqlx::query("BEGIN").execute(&mut *conn).await?;
-    let rowid: i64 = sqlx::query("SELECT rowid FROM contents WHERE hash = $1")
-        .bind(hash)
-        .fetch_one(&mut *conn)
-        .await?
-        .try_get(0)?;
-    let read = {
+    let fail = |why: String| sqlx::Error::Protocol(format!("reading {hash} at {offset}: {why}"));
+    let first = {
         let mut handle = conn.lock_handle().await?;
-        read_blob(handle.as_raw_handle().as_ptr(), rowid, size, offset, len)
+        read_blob(
+            handle.as_raw_handle().as_ptr(),
+            rowid,
+            hash,
+            size,
+            offset,
+            len,
+        )
     };
-    sqlx::query("COMMIT").execute(&mut *conn).await?;
-    read.map_err(|why| sqlx::Error::Protocol(format!("reading {hash} at {offset}: {why}")))
+    match first {
+        Ok(Some(chunk)) => Ok(chunk),
+        Err(why) => Err(fail(why)),
+        Ok(None) => {
+            let rowid: i64 = sqlx::query("SELECT rowid FROM contents WHERE hash = $1")
+                .bind(hash)
+                .fetch_one(&mut *conn)
+                .await?
+                .try_get(0)?;
+            let mut handle = conn.lock_handle().await?;
+            match read_blob(
+                handle.as_raw_handle().as_ptr(),
+                rowid,
+                hash,
+                size,
+                offset,
+                len,
+            ) {
+                Ok(Some(chunk)) => Ok(chunk),
+                Ok(None) => Err(fail(
+                    "the row of this content changed while it was read".into(),
+                )),
+                Err(why) => Err(fail(why)),
+            }
+        }
+    }
 }
 
-/// Closes the blob handle however the read ends.
+/// An open blob handle, closed however the read ends.
 struct Blob(*mut ffi::sqlite3_blob);
+
+impl Blob {
+    /// Opens column `column` of `contents` at `rowid`, read-only.
+    fn open(db: *mut ffi::sqlite3, column: &CStr, rowid: i64) -> Result<Blob, String> {
+        let mut blob = Blob(ptr::null_mut());
+        // SAFETY: `db` is a live connection that the caller holds locked for this call;
+        // the names are NUL-terminated; `blob.0` receives the handle (null on failure).
+        let rc = unsafe {
+            ffi::sqlite3_blob_open(
+                db,
+                c"main".as_ptr(),
+                c"contents".as_ptr(),
+                column.as_ptr(),
+                rowid,
+                0,
+                &mut blob.0,
+            )
+        };
+        if rc != ffi::SQLITE_OK {
+            return Err(error_message(db, rc));
+        }
+        Ok(blob)
+    }
+
+    fn len(&self) -> usize {
+        // SAFETY: an open handle.
+        unsafe { ffi::sqlite3_blob_bytes(self.0) }.max(0) as usize
+    }
+
+    /// `len` bytes from `offset`.
+    fn read(&self, db: *mut ffi::sqlite3, offset: usize, len: usize) -> Result<Vec<u8>, String> {
+        let at =
+            c_int::try_from(offset).map_err(|_| "offset beyond SQLite's blob size".to_string())?;
+        let n = c_int::try_from(len).map_err(|_| "chunk beyond SQLite's blob size".to_string())?;
+        let mut out: Vec<u8> = Vec::with_capacity(len);
+        // SAFETY: `out` has room for `n` bytes; SQLite writes exactly `n` or fails (past
+        // the end is SQLITE_ERROR, nothing written).
+        let rc = unsafe { ffi::sqlite3_blob_read(self.0, out.as_mut_ptr().cast(), n, at) };
+        if rc != ffi::SQLITE_OK {
+            return Err(error_message(db, rc));
+        }
+        // SAFETY: sqlite3_blob_read initialised all `len` bytes.
+        unsafe { out.set_len(len) };
+        Ok(out)
+    }
+}
 
 impl Drop for Blob {
     fn drop(&mut self) {
@@ -47,49 +121,33 @@ impl Drop for Blob {
     }
 }
 
+/// The chunk, or `None` if row `rowid` no longer holds content `hash`. Both handles are
+/// open at once, so they read one snapshot (an implicit read transaction).
 fn read_blob(
     db: *mut ffi::sqlite3,
     rowid: i64,
+    hash: &str,
     size: i64,
     offset: u64,
     len: usize,
-) -> Result<Vec<u8>, String> {
-    let at = c_int::try_from(offset).map_err(|_| "offset beyond SQLite's blob size".to_string())?;
-    let n = c_int::try_from(len).map_err(|_| "chunk beyond SQLite's blob size".to_string())?;
-    let mut blob = Blob(ptr::null_mut());
-    // SAFETY: `db` is a live connection that the caller holds locked for this call; the
-    // names are NUL-terminated; `blob.0` receives the handle (null on failure).
-    let rc = unsafe {
-        ffi::sqlite3_blob_open(
-            db,
-            c"main".as_ptr(),
-            c"contents".as_ptr(),
-            c"data".as_ptr(),
-            rowid,
-            0,
-            &mut blob.0,
-        )
+) -> Result<Option<Vec<u8>>, String> {
+    let key = match Blob::open(db, c"hash", rowid) {
+        Ok(key) => key,
+        // No such row (any more): renumbered.
+        Err(_) => return Ok(None),
     };
-    if rc != ffi::SQLITE_OK {
-        return Err(error_message(db, rc));
+    if key.len() != hash.len() || key.read(db, 0, hash.len())? != hash.as_bytes() {
+        return Ok(None);
     }
-    // SAFETY: an open handle.
-    let bytes = unsafe { ffi::sqlite3_blob_bytes(blob.0) };
-    if i64::from(bytes) != size {
+    let data = Blob::open(db, c"data", rowid)?;
+    if data.len() as i64 != size {
         return Err(format!(
-            "the stored data is {bytes} bytes, its revision says {size}"
+            "the stored data is {} bytes, its revision says {size}",
+            data.len()
         ));
     }
-    let mut out: Vec<u8> = Vec::with_capacity(len);
-    // SAFETY: `out` has room for `n` bytes; SQLite writes exactly `n` or fails (an
-    // offset + n past the end is SQLITE_ERROR, nothing written).
-    let rc = unsafe { ffi::sqlite3_blob_read(blob.0, out.as_mut_ptr().cast(), n, at) };
-    if rc != ffi::SQLITE_OK {
-        return Err(error_message(db, rc));
-    }
-    // SAFETY: sqlite3_blob_read initialised all `len` bytes.
-    unsafe { out.set_len(len) };
-    Ok(out)
+    let offset = usize::try_from(offset).map_err(|_| "offset beyond this platform".to_string())?;
+    data.read(db, offset, len).map(Some)
 }
 
 fn error_message(db: *mut ffi::sqlite3, rc: c_int) -> String {

@@ -32,6 +32,8 @@ pub struct DataRef {
     pub media_type: String,
     pub size: i64,
     pub content_hash: String,
+    /// SQLite: the content's row when the revision was looked up.
+    rowid: Option<i64>,
 }
 
 /// What an insert did.
@@ -167,9 +169,11 @@ impl Db {
                 .max_connections(1)
                 .connect_with(options.clone())
                 .await?;
+            // Readers look up small rows and stream data in chunks: a page cache of 1 MiB
+            // each (SQLite's default is 2 MiB) keeps the pool's memory to a MiB a connection.
             let reads = SqlitePoolOptions::new()
                 .max_connections(max_connections)
-                .connect_with(options)
+                .connect_with(options.pragma("cache_size", "-1024"))
                 .await?;
             Db::Sqlite(reads, writes)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
@@ -335,17 +339,34 @@ impl Db {
     /// Where a revision's data is: its media type, its size and its content hash, for
     /// reading it in chunks ([`Db::data_chunk`]) instead of whole.
     pub async fn data_ref(&self, key: &str) -> Result<Option<DataRef>, sqlx::Error> {
-        let sql = "SELECT media_type, size, content_hash FROM revisions WHERE key = $1";
-        on_pool!(self, pool => {
-            match sqlx::query(sql).bind(key).fetch_optional(pool).await? {
-                Some(row) => Ok(Some(DataRef {
-                    media_type: row.try_get("media_type")?,
-                    size: row.try_get("size")?,
-                    content_hash: row.try_get("content_hash")?,
-                })),
-                None => Ok(None),
+        let columns = "r.media_type, r.size, r.content_hash";
+        let from = "FROM revisions r JOIN contents c ON c.hash = r.content_hash WHERE r.key = $1";
+        match self {
+            Db::Sqlite(pool, _) => {
+                let sql = format!("SELECT {columns}, c.rowid AS rowid {from}");
+                match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
+                    Some(row) => Ok(Some(DataRef {
+                        media_type: row.try_get("media_type")?,
+                        size: row.try_get("size")?,
+                        content_hash: row.try_get("content_hash")?,
+                        rowid: Some(row.try_get("rowid")?),
+                    })),
+                    None => Ok(None),
+                }
             }
-        })
+            Db::Postgres(pool) => {
+                let sql = format!("SELECT {columns} {from}");
+                match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
+                    Some(row) => Ok(Some(DataRef {
+                        media_type: row.try_get("media_type")?,
+                        size: row.try_get("size")?,
+                        content_hash: row.try_get("content_hash")?,
+                        rowid: None,
+                    })),
+                    None => Ok(None),
+                }
+            }
+        }
     }
 
     /// `len` bytes of the data at `data` from `offset` (fewer at its end). A reader holds
@@ -385,9 +406,22 @@ impl Db {
             }
             Db::Sqlite(reads, _) => {
                 let mut conn = reads.acquire().await?;
-                let read =
-                    crate::blob::read_chunk(&mut conn, &data.content_hash, data.size, offset, len)
-                        .await;
+                let (rowid, hash, size) = (
+                    data.rowid.unwrap_or(-1),
+                    data.content_hash.clone(),
+                    data.size,
+                );
+                // The read copies the chunk and walks SQLite's overflow pages: CPU work done
+                // on a blocking thread, so that the async workers keep answering requests.
+                let runtime = tokio::runtime::Handle::current();
+                let (mut conn, read) = tokio::task::spawn_blocking(move || {
+                    let read = runtime.block_on(crate::blob::read_chunk(
+                        &mut conn, rowid, &hash, size, offset, len,
+                    ));
+                    (conn, read)
+                })
+                .await
+                .map_err(|e| sqlx::Error::Protocol(format!("the chunk read failed: {e}")))?;
                 if read.is_err() {
                     // It may be inside the read transaction still.
                     conn.close_on_drop();

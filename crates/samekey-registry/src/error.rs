@@ -39,6 +39,8 @@ pub enum ApiError {
     HeadersTooLarge(String),
     InvalidQuery(String),
     InvalidPath(String),
+    /// No `Host` field, or more than one (RFC 9112 §3.2).
+    InvalidHost(String),
     /// The body could not be read (the client sent a malformed chunk, or left).
     InvalidBody(String),
     /// The database failed; the request can be retried.
@@ -64,9 +66,10 @@ struct Problem<'a> {
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::Core(_) | ApiError::InvalidQuery(_) | ApiError::InvalidPath(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::Core(_)
+            | ApiError::InvalidQuery(_)
+            | ApiError::InvalidPath(_)
+            | ApiError::InvalidHost(_) => StatusCode::BAD_REQUEST,
             ApiError::InvalidBody(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
@@ -97,6 +100,7 @@ impl ApiError {
             ApiError::HeadersTooLarge(_) => "headers_too_large",
             ApiError::InvalidQuery(_) => "invalid_query",
             ApiError::InvalidPath(_) => "invalid_path",
+            ApiError::InvalidHost(_) => "invalid_host",
             ApiError::InvalidBody(_) => "invalid_body",
             ApiError::Database(_) => "database_unavailable",
             ApiError::Internal(_) => "internal",
@@ -134,6 +138,7 @@ impl ApiError {
             ApiError::HeadersTooLarge(why)
             | ApiError::InvalidQuery(why)
             | ApiError::InvalidPath(why)
+            | ApiError::InvalidHost(why)
             | ApiError::InvalidBody(why) => why.clone(),
             ApiError::Database(_) => "the database did not complete the request; retry it".into(),
             ApiError::Internal(_) => "the server failed; the request can be retried".into(),

@@ -27,6 +27,8 @@ use tokio::net::TcpListener;
 pub use api::{router, AppState, RequestLimits};
 pub use db::{Db, Revision};
 
+// Numeric and duration flags take values that start with '-', so that `-1` is judged by
+// the flag's parser (and refused naming the flag) rather than read as an unknown flag.
 /// `samekey serve` and `samekey-registry`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
@@ -47,7 +49,7 @@ pub struct ServeArgs {
     #[arg(long, value_delimiter = ',')]
     pub accept: Vec<Scheme>,
     /// Largest request body in bytes; larger ones get 413 (at once when declared).
-    #[arg(long, default_value_t = 16 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 16 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
     pub body_limit: u64,
     /// Tokens that may write and read, one per line. With it, every request but
     /// /healthz and /openapi.json needs `Authorization: Bearer <token>`.
@@ -61,38 +63,48 @@ pub struct ServeArgs {
     pub public_reads: bool,
     /// Client connections open at once; more wait to be accepted. Lowered to what the
     /// open-files limit allows.
-    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
     /// Database connections in the pool.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub db_connections: u32,
     /// Time from a request head's first byte to its end, and a new connection's wait for
     /// its first byte (e.g. 10s, 500ms).
-    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, allow_hyphen_values = true, default_value = "10s", value_parser = parse_duration)]
     pub header_timeout: Duration,
+
+    /// Time a new connection may take to send its first byte (e.g. 5s); never longer than
+    /// --header-timeout. Silent connections are also the first closed at the cap.
+    #[arg(long, allow_hyphen_values = true, default_value = "5s", value_parser = parse_duration)]
+    pub first_byte_timeout: Duration,
+
+    /// Connections one client address may hold open at once; more are closed as they
+    /// are accepted (default: no limit, as behind a proxy every client has its address).
+    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections_per_ip: Option<u32>,
     /// Time a request body may take to arrive in all; slower ones get 408.
-    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, allow_hyphen_values = true, default_value = "60s", value_parser = parse_duration)]
     pub body_timeout: Duration,
     /// Time a kept-alive connection may wait for its next request.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, allow_hyphen_values = true, default_value = "30s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
     /// Time a write may wait for a client that does not read its answer.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, allow_hyphen_values = true, default_value = "30s", value_parser = parse_duration)]
     pub send_timeout: Duration,
     /// After SIGTERM or Ctrl-C, time to finish the requests in flight before the
     /// connections still open are dropped and the process exits 0.
-    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, allow_hyphen_values = true, default_value = "10s", value_parser = parse_duration)]
     pub shutdown_timeout: Duration,
 
     /// Bytes per second a client must read while an answer waits for it, averaged over 10
     /// seconds; a slower one is cut (0: no minimum).
-    #[arg(long, default_value_t = 32 * 1024)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 32 * 1024)]
     pub min_send_rate: u64,
     /// Large bodies canonicalized and hashed at once (default: one less than the CPUs, at least 1).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub cpu_jobs: Option<u32>,
     /// Largest request head: header names and values added up, in bytes (431 above).
-    #[arg(long, default_value_t = 16 * 1024, value_parser = clap::value_parser!(u32).range(1024..=1 << 20))]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 16 * 1024, value_parser = clap::value_parser!(u32).range(1024..=1 << 20))]
     pub max_header_bytes: u32,
     /// Log lines as JSON objects (default) or as text.
     #[arg(long, value_enum, default_value = "json")]
@@ -231,6 +243,8 @@ pub async fn run(
         idle_timeout: args.idle_timeout,
         send_timeout: args.send_timeout,
         min_send_rate: args.min_send_rate,
+        first_byte_timeout: args.first_byte_timeout,
+        max_connections_per_ip: args.max_connections_per_ip.map(|n| n as usize),
         max_connections,
         shutdown_timeout: args.shutdown_timeout,
         max_head_bytes: 4 * args.max_header_bytes as usize,

@@ -32,6 +32,8 @@ pub enum Closed {
     SendTimeout,
     /// The client read its answer slower than `--min-send-rate`.
     SlowReader,
+    /// Its address held `--max-connections-per-ip` connections already.
+    PerIpLimit,
     ShutdownDeadline,
 }
 
@@ -43,6 +45,7 @@ impl Closed {
             Closed::MadeRoom => "made_room",
             Closed::SendTimeout => "send_timeout",
             Closed::SlowReader => "slow_reader",
+            Closed::PerIpLimit => "per_ip_limit",
             Closed::ShutdownDeadline => "shutdown_deadline",
         }
     }

@@ -6,11 +6,13 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
+use axum::http::{header, HeaderValue};
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -28,6 +30,10 @@ use crate::metrics::{Closed, Metrics};
 pub struct Limits {
     /// From the first byte of a request head to its end.
     pub header_timeout: Duration,
+    /// From accepting a connection to its first byte (at most `header_timeout`).
+    pub first_byte_timeout: Duration,
+    /// Connections one client address may hold open at once; more are closed at accept.
+    pub max_connections_per_ip: Option<usize>,
     /// How long a kept-alive connection may wait for its next request.
     pub idle_timeout: Duration,
     /// How long a write may wait for a client that does not read its answer.
@@ -73,23 +79,27 @@ pub async fn run(
     // (as nginx reuses its idle connections), so new clients do not wait for their timeout.
     let (drain_tx, drain_rx) = watch::channel(0u64);
     let mut connections = JoinSet::new();
+    let per_ip = PerIp::new(limits.max_connections_per_ip);
     tokio::pin!(signal);
-    loop {
+    'accept: loop {
         // At the cap, stop accepting: the kernel's backlog holds new connections until
-        // one closes (at the latest when its head or idle time runs out).
+        // one closes. Idle kept-alive connections and silent ones (not a byte sent yet)
+        // are asked to make room, again and again while the cap holds, so that a flood
+        // of silent connections cannot keep an honest client in the backlog.
         let slot = match slots.clone().try_acquire_owned() {
             Ok(slot) => slot,
-            Err(_) => {
+            Err(_) => loop {
                 drain_tx.send_modify(|tick| *tick += 1);
                 tokio::select! {
-                    _ = &mut signal => break,
-                    slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+                    _ = &mut signal => break 'accept,
+                    slot = slots.clone().acquire_owned() => break slot.expect("the semaphore is never closed"),
+                    _ = tokio::time::sleep(DRAIN_EVERY) => {}
                 }
-            }
+            },
         };
         // Finished connections are reaped here (their slots are back already).
         while connections.try_join_next().is_some() {}
-        let (stream, _peer) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             _ = &mut signal => break,
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -103,6 +113,12 @@ pub async fn run(
         };
         let _ = stream.set_nodelay(true);
         metrics.connection_opened();
+        let Some(held) = per_ip.admit(peer.ip()) else {
+            // Over its address's share: closed at once, before any work.
+            drop(stream);
+            metrics.connection_closed(Some(Closed::PerIpLimit));
+            continue;
+        };
         let (http, app, metrics) = (http.clone(), app.clone(), metrics.clone());
         let signals = Signals {
             shutdown: shutdown_rx.clone(),
@@ -111,6 +127,7 @@ pub async fn run(
         connections.spawn(async move {
             let closed_by = serve_connection(stream, &http, app, limits, signals).await;
             metrics.connection_closed(closed_by);
+            drop(held);
             drop(slot);
         });
     }
@@ -149,6 +166,14 @@ pub const RATE_WINDOW: Duration = Duration::from_secs(10);
 /// keep up holds this much (and the chunk being read), not the answer.
 pub const MAX_UNSENT: u64 = 128 * 1024;
 
+/// How long a connection must have been silent (accepted, not one byte read) before it
+/// may be closed to make room at the cap: long enough for an honest client's request,
+/// which is usually waiting in the socket when it is accepted, to be read.
+const SILENT_BEFORE_EVICTION: Duration = Duration::from_millis(100);
+
+/// While the cap holds, how often connections are asked again to make room.
+const DRAIN_EVERY: Duration = Duration::from_millis(100);
+
 /// What the accept loop tells every connection.
 struct Signals {
     /// Finish the request in flight, then close.
@@ -173,9 +198,25 @@ async fn serve_connection(
     let service_clock = clock.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         let busy = BusyGuard::new(service_clock.clone());
-        let response = app.clone().oneshot(request.map(Body::new));
+        let has_body = !http_body::Body::is_end_stream(request.body());
+        let read_to_end = Arc::new(AtomicBool::new(false));
+        let request = request.map(|body| {
+            Body::new(ReadToEnd {
+                body,
+                done: read_to_end.clone(),
+            })
+        });
+        let response = app.clone().oneshot(request);
         async move {
-            let response = response.await?;
+            let mut response = response.await?;
+            // Answered before its body was read (a 401, 413, 415 or invalid_query before the
+            // body, a 408): the connection cannot carry another request, and the client is
+            // told so instead of finding out on its next request.
+            if has_body && !read_to_end.load(Ordering::Acquire) {
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
             // The connection stays busy until hyper has written (and dropped) the body.
             Ok::<_, Infallible>(response.map(|body| Body::new(GuardedBody::new(body, busy))))
         }
@@ -200,14 +241,14 @@ async fn serve_connection(
                 }
             }
             Ok(()) = signals.drain.changed() => {
-                if clock.is_idle() {
+                if clock.is_idle() || clock.is_silent_for(SILENT_BEFORE_EVICTION) {
                     return Some(Closed::MadeRoom);
                 }
             }
             reason = &mut watchdog => {
                 tracing::debug!(?reason, "closing a connection");
                 if matches!(reason, Closed::SlowReader | Closed::SendTimeout) {
-                    clock.reset.store(true, std::sync::atomic::Ordering::Relaxed);
+                    clock.reset.store(true, Ordering::Relaxed);
                 }
                 return Some(reason);
             }
@@ -218,8 +259,9 @@ async fn serve_connection(
 /// What a connection is doing, for its watchdog.
 #[derive(Debug, Clone, Copy)]
 enum Phase {
-    /// Accepted at the given time; no byte yet. Timed like a head (a client that connects
-    /// and sends nothing is a slowloris too), and never closed to make room.
+    /// Accepted at the given time; no byte yet. Timed by the first-byte timeout (a client
+    /// that connects and sends nothing is a slowloris too), and the first closed to make
+    /// room at the cap.
     Fresh(Instant),
     /// Waiting for the next request after answering one; no byte of it yet.
     Idle(Instant),
@@ -242,7 +284,7 @@ struct ConnectionClock {
     body_waiting: Mutex<Option<std::task::Waker>>,
     /// Set when the server cuts the connection for not reading: it is then reset, so the
     /// kernel drops what it still holds for the client instead of sending it on.
-    reset: std::sync::atomic::AtomicBool,
+    reset: AtomicBool,
 }
 
 impl ConnectionClock {
@@ -253,7 +295,7 @@ impl ConnectionClock {
             written: Mutex::new((0, None)),
             changed: Notify::new(),
             body_waiting: Mutex::new(None),
-            reset: std::sync::atomic::AtomicBool::new(false),
+            reset: AtomicBool::new(false),
         }
     }
 
@@ -339,6 +381,11 @@ impl ConnectionClock {
         matches!(*self.phase.lock().unwrap(), Phase::Idle(_))
     }
 
+    /// Accepted at least `age` ago and not one byte read since.
+    fn is_silent_for(&self, age: Duration) -> bool {
+        matches!(*self.phase.lock().unwrap(), Phase::Fresh(since) if since.elapsed() >= age)
+    }
+
     /// The next deadline and what its passing means. A busy connection has none unless a
     /// write is blocked: its body is timed by the handler, its work by the database's.
     fn deadline(&self, limits: &Limits) -> Option<(Instant, Closed)> {
@@ -356,9 +403,11 @@ impl ConnectionClock {
             return rate;
         }
         match *self.phase.lock().unwrap() {
-            Phase::Fresh(since) | Phase::Head(since) => {
-                Some((since + limits.header_timeout, Closed::HeaderTimeout))
-            }
+            Phase::Fresh(since) => Some((
+                since + limits.first_byte_timeout.min(limits.header_timeout),
+                Closed::HeaderTimeout,
+            )),
+            Phase::Head(since) => Some((since + limits.header_timeout, Closed::HeaderTimeout)),
             Phase::Idle(since) => Some((since + limits.idle_timeout, Closed::IdleTimeout)),
             Phase::Busy(_) => None,
         }
@@ -467,6 +516,36 @@ impl http_body::Body for GuardedBody {
     }
 }
 
+/// A request body that records whether it was read to its end.
+struct ReadToEnd {
+    body: Incoming,
+    done: Arc<AtomicBool>,
+}
+
+impl http_body::Body for ReadToEnd {
+    type Data = axum::body::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let frame = Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(frame, Poll::Ready(None)) || self.body.is_end_stream() {
+            self.done.store(true, Ordering::Release);
+        }
+        frame
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
 /// The socket, telling the connection's clock when bytes arrive and leave.
 struct ClockedIo {
     inner: TcpStream,
@@ -475,7 +554,7 @@ struct ClockedIo {
 
 impl Drop for ClockedIo {
     fn drop(&mut self) {
-        if self.clock.reset.load(std::sync::atomic::Ordering::Relaxed) {
+        if self.clock.reset.load(Ordering::Relaxed) {
             let _ = self.inner.set_zero_linger();
         }
     }
@@ -527,6 +606,56 @@ impl AsyncWrite for ClockedIo {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// Open connections per client address, when `--max-connections-per-ip` is set.
+struct PerIp {
+    limit: Option<usize>,
+    open: Arc<Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+}
+
+/// One connection's place in its address's count, given back when dropped.
+struct PerIpHeld {
+    ip: std::net::IpAddr,
+    open: Arc<Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+}
+
+impl PerIp {
+    fn new(limit: Option<usize>) -> Self {
+        PerIp {
+            limit,
+            open: Arc::default(),
+        }
+    }
+
+    /// A place for a connection from `ip`, or `None` if it holds its limit already.
+    fn admit(&self, ip: std::net::IpAddr) -> Option<Option<PerIpHeld>> {
+        let Some(limit) = self.limit else {
+            return Some(None);
+        };
+        let mut open = self.open.lock().unwrap();
+        let n = open.entry(ip).or_insert(0);
+        if *n >= limit {
+            return None;
+        }
+        *n += 1;
+        Some(Some(PerIpHeld {
+            ip,
+            open: self.open.clone(),
+        }))
+    }
+}
+
+impl Drop for PerIpHeld {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap();
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
     }
 }
 

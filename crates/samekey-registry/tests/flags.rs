@@ -36,6 +36,46 @@ fn bad_flags_are_usage_errors() {
         (&["--body-limit", "0"], "--body-limit"),
         (&["--cpu-jobs", "0"], "--cpu-jobs"),
         (&["--max-header-bytes", "10"], "--max-header-bytes"),
+        // A negative number is the flag's bad value, not an unknown argument.
+        (
+            &["--max-connections", "-1"],
+            "invalid value '-1' for '--max-connections",
+        ),
+        (
+            &["--db-connections", "-3"],
+            "invalid value '-3' for '--db-connections",
+        ),
+        (
+            &["--body-limit", "-1"],
+            "invalid value '-1' for '--body-limit",
+        ),
+        (
+            &["--min-send-rate", "-5"],
+            "invalid value '-5' for '--min-send-rate",
+        ),
+        (&["--cpu-jobs", "-2"], "invalid value '-2' for '--cpu-jobs"),
+        (
+            &["--max-header-bytes", "-1"],
+            "invalid value '-1' for '--max-header-bytes",
+        ),
+        (
+            &["--header-timeout", "-1s"],
+            "invalid value '-1s' for '--header-timeout",
+        ),
+        (
+            &["--send-timeout", "-5ms"],
+            "invalid value '-5ms' for '--send-timeout",
+        ),
+        (&["--first-byte-timeout", "0s"], "more than zero"),
+        (&["--first-byte-timeout", "5"], "no unit"),
+        (
+            &["--max-connections-per-ip", "0"],
+            "--max-connections-per-ip",
+        ),
+        (
+            &["--max-connections-per-ip", "-1"],
+            "invalid value '-1' for '--max-connections-per-ip",
+        ),
     ] {
         let (code, stderr) = start(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -52,7 +92,11 @@ fn bad_token_files_stop_the_server_at_start() {
     let spaced = token_file(&dir, "spaced", "two words\n");
     let good = token_file(&dir, "good", "w\n");
     let reads = token_file(&dir, "reads", "r\n");
+    let latin1 = dir.path().join("latin1");
+    std::fs::write(&latin1, b"good\ncaf\xe9\n").unwrap();
+    let latin1 = latin1.to_str().unwrap().to_string();
     for (args, says) in [
+        (vec!["--token-file", &latin1], "latin1 line 2 is not UTF-8"),
         (vec!["--token-file", &blank], "line 2 is empty"),
         (vec!["--token-file", &empty], "holds no token"),
         (

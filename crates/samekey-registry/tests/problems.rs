@@ -410,6 +410,33 @@ async fn refusals_come_before_the_body_is_read() {
     assert!(read.load(Ordering::SeqCst));
 }
 
+/// RFC 9112 §3.2: a request with no Host field, or two, is a 400 `invalid_host`.
+#[tokio::test]
+async fn a_request_needs_exactly_one_host() {
+    let db = fresh_db(Backend::Sqlite).await;
+    let app = app(&db, &[]).await;
+    let none = axum::http::Request::builder()
+        .uri("/healthz")
+        .body(Body::empty())
+        .unwrap();
+    let two = request(
+        "GET",
+        "/healthz",
+        &[("host", "a.test"), ("host", "b.test")],
+        Body::empty(),
+    );
+    for (what, r) in [("no Host", none), ("two Hosts", two)] {
+        let (status, headers, body) = call(&app, r).await;
+        assert_eq!(
+            problem(status, &headers, &body),
+            (400, "invalid_host".to_string()),
+            "{what}"
+        );
+    }
+    let (status, _, _) = call(&app, request("GET", "/healthz", &[], Body::empty())).await;
+    assert_eq!(status, 200, "one Host");
+}
+
 #[tokio::test]
 async fn tokens_scopes_and_challenges() {
     let db = fresh_db(Backend::Sqlite).await;

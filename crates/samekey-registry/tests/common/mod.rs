@@ -301,7 +301,8 @@ pub async fn call(
     (status, headers, body)
 }
 
-/// A request with these headers and body.
+/// A request with these headers and body, and `Host: registry.test` unless they name
+/// a host (as every HTTP/1.1 client sends one).
 pub fn request(
     method: &str,
     uri: &str,
@@ -309,6 +310,12 @@ pub fn request(
     body: impl Into<axum::body::Body>,
 ) -> axum::http::Request<axum::body::Body> {
     let mut r = axum::http::Request::builder().method(method).uri(uri);
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        r = r.header("host", "registry.test");
+    }
     for (name, value) in headers {
         r = r.header(*name, *value);
     }
