@@ -25,43 +25,32 @@ pub async fn read_chunk(
     len: usize,
 ) -> Result<Vec<u8>, sqlx::Error> {
     let fail = |why: String| sqlx::Error::Protocol(format!("reading {hash} at {offset}: {why}"));
-    let first = {
+    let mut rowid = rowid;
+    for attempt in 0..2 {
+        if attempt > 0 {
+            rowid = sqlx::query("SELECT rowid FROM contents WHERE hash = $1")
+                .bind(hash)
+                .fetch_one(&mut *conn)
+                .await?
+                .try_get(0)?;
+        }
         let mut handle = conn.lock_handle().await?;
-        read_blob(
+        match read_blob(
             handle.as_raw_handle().as_ptr(),
             rowid,
             hash,
             size,
             offset,
             len,
-        )
-    };
-    match first {
-        Ok(Some(chunk)) => Ok(chunk),
-        Err(why) => Err(fail(why)),
-        Ok(None) => {
-            let rowid: i64 = sqlx::query("SELECT rowid FROM contents WHERE hash = $1")
-                .bind(hash)
-                .fetch_one(&mut *conn)
-                .await?
-                .try_get(0)?;
-            let mut handle = conn.lock_handle().await?;
-            match read_blob(
-                handle.as_raw_handle().as_ptr(),
-                rowid,
-                hash,
-                size,
-                offset,
-                len,
-            ) {
-                Ok(Some(chunk)) => Ok(chunk),
-                Ok(None) => Err(fail(
-                    "the row of this content changed while it was read".into(),
-                )),
-                Err(why) => Err(fail(why)),
-            }
+        ) {
+            Ok(Some(chunk)) => return Ok(chunk),
+            Ok(None) => continue,
+            Err(why) => return Err(fail(why)),
         }
     }
+    Err(fail(
+        "the row of this content changed while it was read".into(),
+    ))
 }
 
 /// An open blob handle, closed however the read ends.

@@ -339,34 +339,26 @@ impl Db {
     /// Where a revision's data is: its media type, its size and its content hash, for
     /// reading it in chunks ([`Db::data_chunk`]) instead of whole.
     pub async fn data_ref(&self, key: &str) -> Result<Option<DataRef>, sqlx::Error> {
-        let columns = "r.media_type, r.size, r.content_hash";
-        let from = "FROM revisions r JOIN contents c ON c.hash = r.content_hash WHERE r.key = $1";
-        match self {
-            Db::Sqlite(pool, _) => {
-                let sql = format!("SELECT {columns}, c.rowid AS rowid {from}");
-                match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
-                    Some(row) => Ok(Some(DataRef {
-                        media_type: row.try_get("media_type")?,
-                        size: row.try_get("size")?,
-                        content_hash: row.try_get("content_hash")?,
-                        rowid: Some(row.try_get("rowid")?),
-                    })),
-                    None => Ok(None),
-                }
+        // SQLite reads the data by its row; PostgreSQL by its hash.
+        let rowid = match self {
+            Db::Sqlite(..) => "c.rowid",
+            Db::Postgres(_) => "CAST(NULL AS BIGINT)",
+        };
+        let sql = format!(
+            "SELECT r.media_type, r.size, r.content_hash, {rowid} AS rowid \
+             FROM revisions r JOIN contents c ON c.hash = r.content_hash WHERE r.key = $1"
+        );
+        on_pool!(self, pool => {
+            match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
+                Some(row) => Ok(Some(DataRef {
+                    media_type: row.try_get("media_type")?,
+                    size: row.try_get("size")?,
+                    content_hash: row.try_get("content_hash")?,
+                    rowid: row.try_get("rowid")?,
+                })),
+                None => Ok(None),
             }
-            Db::Postgres(pool) => {
-                let sql = format!("SELECT {columns} {from}");
-                match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
-                    Some(row) => Ok(Some(DataRef {
-                        media_type: row.try_get("media_type")?,
-                        size: row.try_get("size")?,
-                        content_hash: row.try_get("content_hash")?,
-                        rowid: None,
-                    })),
-                    None => Ok(None),
-                }
-            }
-        }
+        })
     }
 
     /// `len` bytes of the data at `data` from `offset` (fewer at its end). A reader holds

@@ -10,12 +10,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use common::history::{check, History, Outcome};
-use common::load::{observe, register_until, Shape};
+use common::load::{observe, register_during, register_until, Shape};
 use common::{Server, TestDb};
 
 fn sh(program: &str, args: &[&str]) {
@@ -139,6 +139,27 @@ const SHAPE: Shape = Shape {
     child_every: 4,
 };
 
+/// With the fault gone, 40 more registrations all succeed, on the same server process.
+async fn recovers(server: &Server, history: &Arc<History>, shape: Shape, seed: u64, what: &str) {
+    let before = history.counts();
+    run(&server.base, history, shape, 40, seed).await;
+    assert_eq!(
+        history.counts().1,
+        before.1,
+        "{what}: {:?}",
+        history.ops().last()
+    );
+}
+
+/// kill -9, a restart on the same database, then the history check and the database's
+/// integrity check.
+async fn restarted_after_kill_9(label: &str, server: Server, history: &History, db: &TestDb) {
+    server.kill9();
+    let server = Server::start(db, &[]);
+    assert_history(label, &server, history, db).await;
+    integrity(db).await;
+}
+
 async fn run(base: &str, history: &Arc<History>, shape: Shape, ops: u64, seed: u64) {
     register_until(
         base,
@@ -172,21 +193,17 @@ async fn sqlite_disk_full() {
     failures_are_unavailable(&history);
 
     fs.resize("64m");
-    let before = history.counts();
-    run(&server.base, &history, SHAPE, 40, 2).await;
-    let after = history.counts();
-    assert_eq!(
-        after.1,
-        before.1,
-        "with space again, a registration still failed: {:?}",
-        history.ops().last()
-    );
+    recovers(
+        &server,
+        &history,
+        SHAPE,
+        2,
+        "with space again, a registration still failed",
+    )
+    .await;
     assert_history("sqlite disk full, space back", &server, &history, &db).await;
 
-    server.kill9();
-    let server = Server::start(&db, &[]);
-    assert_history("sqlite disk full, after kill -9", &server, &history, &db).await;
-    integrity(&db).await;
+    restarted_after_kill_9("sqlite disk full, after kill -9", server, &history, &db).await;
 }
 
 /// SQLite whose writes and syncs fail with EIO for short spells: each registration in a
@@ -210,26 +227,20 @@ async fn sqlite_io_errors() {
         ],
     );
     let history = Arc::new(History::default());
-    let stop = Arc::new(AtomicBool::new(false));
     let shape = Shape {
         body: 8 * 1024,
         ..SHAPE
     };
-    let load = {
-        let (base, history, stop) = (server.base.clone(), history.clone(), stop.clone());
-        tokio::spawn(
-            async move { register_until(&base, &history, shape, u64::MAX, &stop, 3).await },
-        )
-    };
-    for _ in 0..5 {
+    register_during(&server.base, &history, shape, 3, async {
+        for _ in 0..5 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            std::fs::write(&control, b"").unwrap();
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            std::fs::remove_file(&control).unwrap();
+        }
         tokio::time::sleep(Duration::from_millis(300)).await;
-        std::fs::write(&control, b"").unwrap();
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        std::fs::remove_file(&control).unwrap();
-    }
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    stop.store(true, Ordering::SeqCst);
-    load.await.unwrap();
+    })
+    .await;
     assert_history("sqlite EIO", &server, &history, &db).await;
     let (acked, failed) = history.counts();
     assert!(
@@ -238,18 +249,16 @@ async fn sqlite_io_errors() {
     );
     failures_are_unavailable(&history);
 
-    let before = history.counts();
-    run(&server.base, &history, shape, 40, 4).await;
-    assert_eq!(
-        history.counts().1,
-        before.1,
-        "after the faults, a registration still failed"
-    );
+    recovers(
+        &server,
+        &history,
+        shape,
+        4,
+        "after the faults, a registration still failed",
+    )
+    .await;
 
-    server.kill9();
-    let server = Server::start(&db, &[]);
-    assert_history("sqlite EIO, after kill -9", &server, &history, &db).await;
-    integrity(&db).await;
+    restarted_after_kill_9("sqlite EIO, after kill -9", server, &history, &db).await;
 }
 
 /// The wall clock jumps back an hour, then forward a day, under writers: registration
@@ -271,24 +280,18 @@ async fn clock_jumps() {
         ],
     );
     let history = Arc::new(History::default());
-    let stop = Arc::new(AtomicBool::new(false));
     let shape = Shape {
         body: 1024,
         ..SHAPE
     };
-    let load = {
-        let (base, history, stop) = (server.base.clone(), history.clone(), stop.clone());
-        tokio::spawn(
-            async move { register_until(&base, &history, shape, u64::MAX, &stop, 5).await },
-        )
-    };
-    for offset in ["-3600", "86400", "0"] {
+    register_during(&server.base, &history, shape, 5, async {
+        for offset in ["-3600", "86400", "0"] {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            std::fs::write(&clock, offset).unwrap();
+        }
         tokio::time::sleep(Duration::from_millis(300)).await;
-        std::fs::write(&clock, offset).unwrap();
-    }
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    stop.store(true, Ordering::SeqCst);
-    load.await.unwrap();
+    })
+    .await;
     let (acked, failed) = history.counts();
     assert_eq!(
         failed,
@@ -314,17 +317,12 @@ async fn sqlite_kill_9_mid_commit() {
     };
     for round in 0..2u64 {
         let server = Server::start(&db, &[]);
-        let stop = Arc::new(AtomicBool::new(false));
-        let load = {
-            let (base, history, stop) = (server.base.clone(), history.clone(), stop.clone());
-            tokio::spawn(async move {
-                register_until(&base, &history, shape, u64::MAX, &stop, 6 + round).await
-            })
-        };
-        tokio::time::sleep(Duration::from_millis(700)).await;
-        server.kill9();
-        stop.store(true, Ordering::SeqCst);
-        load.await.unwrap();
+        let base = server.base.clone();
+        register_during(&base, &history, shape, 6 + round, async {
+            tokio::time::sleep(Duration::from_millis(700)).await;
+            server.kill9();
+        })
+        .await;
         let server = Server::start(&db, &[]);
         assert_history(&format!("kill -9 round {round}"), &server, &history, &db).await;
     }
@@ -429,27 +427,21 @@ async fn postgres_crash_and_restart() {
     let db = TestDb::at(pg.url.clone());
     let server = Server::start_with_env(&db, &[], &[QUIET]);
     let history = Arc::new(History::default());
-    let stop = Arc::new(AtomicBool::new(false));
     let shape = Shape {
         body: 16 * 1024,
         workers: 8,
         ..SHAPE
     };
-    let load = {
-        let (base, history, stop) = (server.base.clone(), history.clone(), stop.clone());
-        tokio::spawn(
-            async move { register_until(&base, &history, shape, u64::MAX, &stop, 7).await },
-        )
-    };
-    for mode in ["immediate", "fast"] {
+    register_during(&server.base, &history, shape, 7, async {
+        for mode in ["immediate", "fast"] {
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            assert!(pg.ctl(&["-m", mode, "stop"]), "pg_ctl stop -m {mode}");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert!(pg.ctl(&["start"]), "pg_ctl start");
+        }
         tokio::time::sleep(Duration::from_millis(600)).await;
-        assert!(pg.ctl(&["-m", mode, "stop"]), "pg_ctl stop -m {mode}");
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert!(pg.ctl(&["start"]), "pg_ctl start");
-    }
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    stop.store(true, Ordering::SeqCst);
-    load.await.unwrap();
+    })
+    .await;
     assert_history("postgres crash and restart", &server, &history, &db).await;
     let (acked, failed) = history.counts();
     // Requests in the gap wait for a connection (the pool's acquire timeout) or fail
@@ -457,13 +449,14 @@ async fn postgres_crash_and_restart() {
     assert!(acked >= 50, "{acked} acknowledged, {failed} failed");
     failures_are_unavailable(&history);
 
-    let before = history.counts();
-    run(&server.base, &history, shape, 40, 8).await;
-    assert_eq!(
-        history.counts().1,
-        before.1,
-        "after the restarts, a registration still failed"
-    );
+    recovers(
+        &server,
+        &history,
+        shape,
+        8,
+        "after the restarts, a registration still failed",
+    )
+    .await;
     integrity(&db).await;
 }
 
@@ -482,38 +475,34 @@ async fn postgres_connections_cut() {
     );
     let server = Server::start_with_env(&db, &[], &[QUIET]);
     let history = Arc::new(History::default());
-    let stop = Arc::new(AtomicBool::new(false));
     let shape = Shape {
         body: 16 * 1024,
         workers: 8,
         ..SHAPE
     };
-    let load = {
-        let (base, history, stop) = (server.base.clone(), history.clone(), stop.clone());
-        tokio::spawn(
-            async move { register_until(&base, &history, shape, u64::MAX, &stop, 9).await },
-        )
-    };
-    let mut cut = 0;
-    for _ in 0..12 {
-        tokio::time::sleep(Duration::from_millis(150)).await;
-        cut += proxy.cut();
-    }
-    stop.store(true, Ordering::SeqCst);
-    load.await.unwrap();
+    let cut = register_during(&server.base, &history, shape, 9, async {
+        let mut cut = 0;
+        for _ in 0..12 {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            cut += proxy.cut();
+        }
+        cut
+    })
+    .await;
     assert!(cut >= 12, "only {cut} connections were cut");
     assert_history("postgres connections cut", &server, &history, &db).await;
     let (acked, failed) = history.counts();
     assert!(acked >= 50, "{acked} acknowledged, {failed} failed");
     failures_are_unavailable(&history);
 
-    let before = history.counts();
-    run(&server.base, &history, shape, 40, 10).await;
-    assert_eq!(
-        history.counts().1,
-        before.1,
-        "with the proxy quiet, a registration still failed"
-    );
+    recovers(
+        &server,
+        &history,
+        shape,
+        10,
+        "with the proxy quiet, a registration still failed",
+    )
+    .await;
 }
 
 /// Forwards 127.0.0.1:port to 127.0.0.1:target; `cut` closes every connection open now.
@@ -615,13 +604,14 @@ async fn postgres_disk_full() {
     if !up {
         assert!(pg.ctl(&["start"]), "pg_ctl start after the disk full");
     }
-    let before = history.counts();
-    run(&server.base, &history, SHAPE, 40, 12).await;
-    assert_eq!(
-        history.counts().1,
-        before.1,
-        "with space again, a registration still failed"
-    );
+    recovers(
+        &server,
+        &history,
+        SHAPE,
+        12,
+        "with space again, a registration still failed",
+    )
+    .await;
     assert_history("postgres disk full", &server, &history, &db).await;
     integrity(&db).await;
 }

@@ -395,21 +395,7 @@ async fn slow_readers_cost_a_chunk_each_and_are_cut() {
     let db = fresh_db(Backend::Sqlite).await;
     let server = Server::start(&db, &["--body-limit", "20000000"]);
     let client = client();
-    let data: Vec<u8> = (0..16u32 << 20)
-        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-        .collect();
-    let r = post(
-        &client,
-        &server.url("/v1/revisions"),
-        "application/octet-stream",
-        data.clone(),
-    )
-    .await;
-    assert_eq!(r.status(), 201);
-    let key = r.json::<serde_json::Value>().await.unwrap()["key"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (key, data) = large_revision(&client, &server, 16 << 20).await;
     let (before, _) = memory(server.pid());
     let started = Instant::now();
     let readers: Vec<_> = (0..64)
@@ -803,9 +789,44 @@ async fn healthz_stays_fast_while_large_json_is_hashed() {
             })
         })
         .collect();
+    let latencies = probe_healthz_while(&server, &uploads, started).await;
+    for u in uploads {
+        assert_eq!(u.await.unwrap(), 201);
+    }
+    assert_p99_under_50ms(&latencies, "4 x 16 MiB JSON uploads", started);
+    assert_eq!(db.counts().await, (4, 4));
+}
+
+/// A revision of `size` bytes of varied data registered on `server`: its key and data.
+async fn large_revision(client: &reqwest::Client, server: &Server, size: u32) -> (String, Vec<u8>) {
+    let data: Vec<u8> = (0..size)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let r = post(
+        client,
+        &server.url("/v1/revisions"),
+        "application/octet-stream",
+        data.clone(),
+    )
+    .await;
+    assert_eq!(r.status(), 201);
+    let key = r.json::<serde_json::Value>().await.unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (key, data)
+}
+
+/// `/healthz` latencies, sorted, probed every 10 ms while any of `tasks` runs (at most
+/// 60 s from `started`).
+async fn probe_healthz_while<T>(
+    server: &Server,
+    tasks: &[tokio::task::JoinHandle<T>],
+    started: Instant,
+) -> Vec<Duration> {
     let probe = reqwest::Client::new();
     let mut latencies = Vec::new();
-    while uploads.iter().any(|u| !u.is_finished()) && started.elapsed() < Duration::from_secs(60) {
+    while tasks.iter().any(|t| !t.is_finished()) && started.elapsed() < Duration::from_secs(60) {
         let t = Instant::now();
         let r = probe.get(server.url("/healthz")).send().await.unwrap();
         assert_eq!(r.status(), 200);
@@ -813,25 +834,23 @@ async fn healthz_stays_fast_while_large_json_is_hashed() {
         latencies.push(t.elapsed());
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    for u in uploads {
-        assert_eq!(u.await.unwrap(), 201);
-    }
     latencies.sort();
+    latencies
+}
+
+/// Prints the latencies' spread and fails unless there were at least 20 probes with a
+/// p99 under 50 ms.
+fn assert_p99_under_50ms(latencies: &[Duration], during: &str, started: Instant) {
     let p99 = latencies[(latencies.len() - 1) * 99 / 100];
     eprintln!(
-        "healthz during 4 x 16 MiB JSON uploads ({:?}): {} probes, p50 {:?}, p99 {:?}, max {:?}",
+        "healthz during {during} ({:?}): {} probes, p50 {:?}, p99 {p99:?}, max {:?}",
         started.elapsed(),
         latencies.len(),
         latencies[latencies.len() / 2],
-        p99,
         latencies.last().unwrap()
     );
-    assert!(
-        latencies.len() >= 20,
-        "the uploads were long enough to probe"
-    );
-    assert!(p99 < Duration::from_millis(50), "p99 {p99:?}");
-    assert_eq!(db.counts().await, (4, 4));
+    assert!(latencies.len() >= 20, "{during}: too short to probe");
+    assert!(p99 < Duration::from_millis(50), "{during}: p99 {p99:?}");
 }
 
 /// 32 clients download an 8 MiB revision at once, four times each: `/healthz`, probed
@@ -843,21 +862,7 @@ async fn healthz_stays_fast_while_large_answers_are_sent() {
     let db = fresh_db(Backend::Sqlite).await;
     let server = Server::start(&db, &["--body-limit", "20000000"]);
     let client = client();
-    let data: Vec<u8> = (0..8u32 << 20)
-        .map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8)
-        .collect();
-    let r = post(
-        &client,
-        &server.url("/v1/revisions"),
-        "application/octet-stream",
-        data,
-    )
-    .await;
-    assert_eq!(r.status(), 201);
-    let key = r.json::<serde_json::Value>().await.unwrap()["key"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (key, _) = large_revision(&client, &server, 8 << 20).await;
     let started = Instant::now();
     let downloads: Vec<_> = (0..32)
         .map(|_| {
@@ -881,35 +886,11 @@ async fn healthz_stays_fast_while_large_answers_are_sent() {
             })
         })
         .collect();
-    let probe = reqwest::Client::new();
-    let mut latencies = Vec::new();
-    while downloads.iter().any(|d| !d.is_finished()) && started.elapsed() < Duration::from_secs(60)
-    {
-        let t = Instant::now();
-        let r = probe.get(server.url("/healthz")).send().await.unwrap();
-        assert_eq!(r.status(), 200);
-        r.bytes().await.unwrap();
-        latencies.push(t.elapsed());
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let latencies = probe_healthz_while(&server, &downloads, started).await;
     for d in downloads {
         assert_eq!(d.await.unwrap(), 4 * (8 << 20));
     }
-    latencies.sort();
-    let p99 = latencies[(latencies.len() - 1) * 99 / 100];
-    eprintln!(
-        "healthz during 32 x 4 downloads of 8 MiB ({:?}): {} probes, p50 {:?}, p99 {:?}, max {:?}",
-        started.elapsed(),
-        latencies.len(),
-        latencies[latencies.len() / 2],
-        p99,
-        latencies.last().unwrap()
-    );
-    assert!(
-        latencies.len() >= 20,
-        "the downloads were long enough to probe"
-    );
-    assert!(p99 < Duration::from_millis(50), "p99 {p99:?}");
+    assert_p99_under_50ms(&latencies, "32 x 4 downloads of 8 MiB", started);
 }
 
 /// The peak memory one 16 MiB JSON registration adds stays within 4x its size.

@@ -99,6 +99,28 @@ pub async fn register_until(
     }
 }
 
+/// Runs `shape` against `base` (as [`register_until`]) for as long as `faults` runs, and
+/// returns what `faults` returns once the load has stopped.
+pub async fn register_during<F: std::future::Future>(
+    base: &str,
+    history: &Arc<History>,
+    shape: Shape,
+    seed: u64,
+    faults: F,
+) -> F::Output {
+    let stop = Arc::new(AtomicBool::new(false));
+    let load = {
+        let (base, history, stop) = (base.to_string(), history.clone(), stop.clone());
+        tokio::spawn(
+            async move { register_until(&base, &history, shape, u64::MAX, &stop, seed).await },
+        )
+    };
+    let out = faults.await;
+    stop.store(true, Ordering::SeqCst);
+    load.await.unwrap();
+    out
+}
+
 /// One registration of `data` as `application/octet-stream`; what the client was told.
 pub async fn register(
     client: &reqwest::Client,
