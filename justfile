@@ -245,12 +245,13 @@ test-dist: dist check-dist
     {{dist_tools}}/bin/python scripts/check_cli.py target/dist/cli
     just test-bundlers
 
-# What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the linux-x64
-# npm packages (gnu, musl), checked as check-dist says; samekey-wasm bundled by esbuild
-# (ESM and IIFE) in Chromium; the crates packaged and verified.
+# What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the macOS arm64
+# wheel (a link that check-targets cannot see: macOS frameworks through zig's stubs), the
+# linux-x64 npm packages (gnu, musl), checked as check-dist says; samekey-wasm bundled by
+# esbuild (ESM and IIFE) in Chromium; the crates packaged and verified.
 test-dist-fast: setup-dist-tools setup-node setup-wasm
     rm -rf target/dist/python target/dist/npm
-    scripts/dist-python.sh x86_64-unknown-linux-gnu
+    scripts/dist-python.sh x86_64-unknown-linux-gnu aarch64-apple-darwin
     node scripts/dist-node.mjs linux-x64-gnu linux-x64-musl
     just check-dist
     just test-bundlers esbuild esbuild-iife

@@ -24,6 +24,24 @@ cross_build() {
   esac
 }
 
+# macos_frameworks: prints a directory (for -F) of text stubs of the macOS system
+# frameworks our links need, since zig has no SDK frameworks: CoreFoundation for whoami
+# (PostgreSQL's default user name, through sqlx: the CLI) and for iana-time-zone (chrono,
+# through arrow: the Python wheel), SystemConfiguration for whoami. A symbol missing here
+# fails the link by name.
+macos_frameworks() {
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/macos-frameworks"
+  tbd_stub "$dir/CoreFoundation.framework/CoreFoundation.tbd" \
+    /System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation \
+    _CFRelease _CFStringGetBytes _CFStringGetCString _CFStringGetCStringPtr _CFStringGetLength \
+    _CFStringGetMaximumSizeForEncoding _CFTimeZoneCopySystem _CFTimeZoneGetName _CFTimeZoneResetSystem
+  tbd_stub "$dir/SystemConfiguration.framework/SystemConfiguration.tbd" \
+    /System/Library/Frameworks/SystemConfiguration.framework/Versions/A/SystemConfiguration \
+    _SCDynamicStoreCopyComputerName
+  echo "$dir"
+}
+
 # tbd_stub FILE INSTALL-NAME SYMBOL...: a text-based stub of a macOS system library (as the
 # SDK's own .tbd files are), naming the symbols a link needs: zig carries libSystem's
 # stubs but no SDK frameworks or libresolv.

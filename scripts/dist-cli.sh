@@ -24,16 +24,7 @@ for target in "${@:-${all[@]}}"; do
       cross_build samekey-cli "$target"
       exe=samekey.exe ;;
     *-apple-darwin)
-      # zig has no macOS SDK frameworks; whoami (PostgreSQL's default user name, through sqlx)
-      # links two. Text stubs naming the system frameworks and the symbols it uses stand in.
-      frameworks="$PWD/target/macos-frameworks"
-      tbd_stub "$frameworks/CoreFoundation.framework/CoreFoundation.tbd" \
-        /System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation \
-        _CFStringGetCString _CFStringGetLength _CFStringGetMaximumSizeForEncoding _CFRelease
-      tbd_stub "$frameworks/SystemConfiguration.framework/SystemConfiguration.tbd" \
-        /System/Library/Frameworks/SystemConfiguration.framework/Versions/A/SystemConfiguration \
-        _SCDynamicStoreCopyComputerName
-      RUSTFLAGS="-C link-arg=-F$frameworks" cross_build samekey-cli "$target" ;;
+      RUSTFLAGS="-C link-arg=-F$(macos_frameworks)" cross_build samekey-cli "$target" ;;
     *)
       cross_build samekey-cli "$target" ;;
   esac

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 tools="$PWD/target/dist-tools/bin"
 out="$PWD/target/dist/python"
 export PATH="$tools:$PATH"
+. scripts/cross-build.sh
 all=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl
      aarch64-unknown-linux-musl x86_64-apple-darwin aarch64-apple-darwin x86_64-pc-windows-gnu)
 targets=("${@:-${all[@]}}")
@@ -18,13 +19,15 @@ for target in "${targets[@]}"; do
   case "$target" in
     *-linux-gnu) flags=(--zig --compatibility manylinux2014) ;;
     *-linux-musl) flags=(--zig --compatibility musllinux_1_2) ;;
-    *-apple-darwin) flags=(--zig) ;;
+    *-apple-darwin) flags=(--zig) ;;  # RUSTFLAGS below: the framework stubs
     *-windows-gnu)
       scripts/setup-system.sh  # mingw-w64
       flags=() ;;
   esac
   echo "dist-python: $target" >&2
-  (cd bindings/python && maturin build --quiet --release --target "$target" "${flags[@]}" -o "$out")
+  rustflags=${RUSTFLAGS:-}
+  [[ "$target" == *-apple-darwin ]] && rustflags="$rustflags -C link-arg=-F$(macos_frameworks)"
+  (cd bindings/python && RUSTFLAGS="$rustflags" maturin build --quiet --release --target "$target" "${flags[@]}" -o "$out")
   if [[ "$target" == *-linux-musl ]]; then
     # zig's musl names the C library `libc.so`, which Alpine has only with musl-dev
     # installed; the musllinux name is `libc.musl-<arch>.so.1`, present on every musl system.
