@@ -262,10 +262,14 @@ async fn data(
     StrictQuery(NoParams {}): StrictQuery<NoParams>,
 ) -> Result<Response, ApiError> {
     let db = &state.registrar.db;
+    let cpu = state.registrar.cpu.clone();
     let data = db.data_ref(&key).await?.ok_or(ApiError::NotFound(key))?;
-    let first = db.data_chunk(&data, 0, CHUNK).await?;
+    let first = {
+        let _permit = cpu.acquire().await;
+        db.data_chunk(&data, 0, CHUNK).await?
+    };
     let media_type = data.media_type.clone();
-    let body = DataBody::new(db.clone(), data, first);
+    let body = DataBody::new(db.clone(), cpu, data, first);
     Ok(([(header::CONTENT_TYPE, media_type)], Body::new(body)).into_response())
 }
 

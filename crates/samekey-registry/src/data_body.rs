@@ -4,10 +4,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::Bytes;
 use http_body::{Frame, SizeHint};
+
+use tokio::sync::Semaphore;
 
 use crate::db::{DataRef, Db};
 
@@ -21,6 +24,9 @@ type Read = Pin<Box<dyn Future<Output = Result<Vec<u8>, sqlx::Error>> + Send>>;
 
 pub struct DataBody {
     db: Db,
+    /// `--cpu-jobs` permits: a chunk read is CPU work on a blocking thread, and this many
+    /// at once leave the async workers their share of the CPU.
+    cpu: Arc<Semaphore>,
     data: DataRef,
     /// Bytes handed to the connection so far.
     sent: u64,
@@ -30,9 +36,10 @@ pub struct DataBody {
 }
 
 impl DataBody {
-    pub fn new(db: Db, data: DataRef, first: Vec<u8>) -> DataBody {
+    pub fn new(db: Db, cpu: Arc<Semaphore>, data: DataRef, first: Vec<u8>) -> DataBody {
         DataBody {
             db,
+            cpu,
             data,
             sent: 0,
             first: Some(first),
@@ -61,8 +68,16 @@ impl http_body::Body for DataBody {
                 return Poll::Ready(None);
             }
             let read = this.reading.get_or_insert_with(|| {
-                let (db, data, at) = (this.db.clone(), this.data.clone(), this.sent);
-                Box::pin(async move { db.data_chunk(&data, at, CHUNK).await })
+                let (db, cpu, data, at) = (
+                    this.db.clone(),
+                    this.cpu.clone(),
+                    this.data.clone(),
+                    this.sent,
+                );
+                Box::pin(async move {
+                    let _permit = cpu.acquire_owned().await;
+                    db.data_chunk(&data, at, CHUNK).await
+                })
             });
             match read.as_mut().poll(cx) {
                 Poll::Pending => return Poll::Pending,

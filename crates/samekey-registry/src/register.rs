@@ -98,7 +98,8 @@ pub struct Registrar {
     pub ring: KeyRing,
     metrics: Arc<Metrics>,
     /// Permits for canonicalizing and hashing large bodies at once.
-    cpu: Arc<Semaphore>,
+    /// `--cpu-jobs` permits: large bodies hashed, and revision data read, at once.
+    pub(crate) cpu: Arc<Semaphore>,
     /// One permit held by every registration in flight.
     tracked: Arc<Semaphore>,
 }
