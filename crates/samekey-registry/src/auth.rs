@@ -124,11 +124,10 @@ fn read_token_file(path: &Path) -> Result<Vec<String>, String> {
     let mut tokens = Vec::new();
     // Read as bytes, so that a line that is not UTF-8 is named like any other bad line.
     let bytes = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    // An empty file has no lines (split would give one empty one).
+    let lines = bytes.split(|&b| b == b'\n').filter(|_| !bytes.is_empty());
+    for (i, line) in lines.enumerate() {
         let at = format!("{shown} line {}", i + 1);
-        if bytes.is_empty() {
-            break;
-        }
         let line = std::str::from_utf8(line).map_err(|_| {
             format!("{at} is not UTF-8 text: a token is letters, digits and -._~+/")
         })?;

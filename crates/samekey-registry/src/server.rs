@@ -271,13 +271,21 @@ enum Phase {
     Busy(usize),
 }
 
+#[derive(Default)]
+struct Writes {
+    /// Since when a write has been waiting for the client to read.
+    blocked: Option<Instant>,
+    /// Bytes written.
+    total: u64,
+    /// The window being measured for the send rate: it starts when a write first has to
+    /// wait, with the count then.
+    window: Option<(Instant, u64)>,
+}
+
 struct ConnectionClock {
     phase: Mutex<Phase>,
-    /// Since when a write has been waiting for the client to read.
-    write_blocked: Mutex<Option<Instant>>,
-    /// Bytes written, and the window being measured for the send rate: it starts when a
-    /// write first has to wait, with the count then.
-    written: Mutex<(u64, Option<(Instant, u64)>)>,
+    /// The socket's writes, changed together on every write (one lock).
+    writes: Mutex<Writes>,
     /// Wakes the watchdog when a deadline may have come closer.
     changed: Notify,
     /// The answer's body, waiting for the socket to take what is queued ([`MAX_UNSENT`]).
@@ -291,8 +299,7 @@ impl ConnectionClock {
     fn new() -> Self {
         ConnectionClock {
             phase: Mutex::new(Phase::Fresh(Instant::now())),
-            write_blocked: Mutex::new(None),
-            written: Mutex::new((0, None)),
+            writes: Mutex::default(),
             changed: Notify::new(),
             body_waiting: Mutex::new(None),
             reset: AtomicBool::new(false),
@@ -300,22 +307,19 @@ impl ConnectionClock {
     }
 
     fn write_polled(&self, result: &Poll<io::Result<usize>>) {
-        let mut blocked = self.write_blocked.lock().unwrap();
-        let mut written = self.written.lock().unwrap();
+        let mut writes = self.writes.lock().unwrap();
         match result {
             Poll::Pending => {
-                if blocked.is_none() {
-                    *blocked = Some(Instant::now());
-                }
-                if written.1.is_none() {
-                    written.1 = Some((Instant::now(), written.0));
-                }
+                let now = Instant::now();
+                writes.blocked.get_or_insert(now);
+                let total = writes.total;
+                writes.window.get_or_insert((now, total));
                 self.changed.notify_waiters();
             }
             Poll::Ready(result) => {
-                *blocked = None;
+                writes.blocked = None;
                 if let Ok(n) = result {
-                    written.0 += *n as u64;
+                    writes.total += *n as u64;
                     if let Some(body) = self.body_waiting.lock().unwrap().take() {
                         body.wake();
                     }
@@ -325,25 +329,25 @@ impl ConnectionClock {
     }
 
     fn written(&self) -> u64 {
-        self.written.lock().unwrap().0
+        self.writes.lock().unwrap().total
     }
 
     /// At the end of a rate window: whether the client, still behind (a write waits for
     /// it), took too few bytes in the window. If not, the next window starts now if it is
     /// still behind, or when it next is; a client with nothing waiting is never too slow.
     fn too_slow(&self, limits: &Limits) -> bool {
-        let behind = self.write_blocked.lock().unwrap().is_some();
-        let mut written = self.written.lock().unwrap();
-        let Some((since, at_start)) = written.1 else {
+        let mut writes = self.writes.lock().unwrap();
+        let behind = writes.blocked.is_some();
+        let Some((since, at_start)) = writes.window else {
             return false;
         };
         let wanted = limits
             .min_send_rate
             .saturating_mul(since.elapsed().as_secs());
-        if behind && written.0 - at_start < wanted {
+        if behind && writes.total - at_start < wanted {
             return true;
         }
-        written.1 = behind.then(|| (Instant::now(), written.0));
+        writes.window = behind.then(|| (Instant::now(), writes.total));
         false
     }
 
@@ -389,16 +393,18 @@ impl ConnectionClock {
     /// The next deadline and what its passing means. A busy connection has none unless a
     /// write is blocked: its body is timed by the handler, its work by the database's.
     fn deadline(&self, limits: &Limits) -> Option<(Instant, Closed)> {
-        let rate = match self.written.lock().unwrap().1 {
+        let writes = self.writes.lock().unwrap();
+        let rate = match writes.window {
             Some((since, _)) if limits.min_send_rate > 0 => {
                 Some((since + RATE_WINDOW, Closed::SlowReader))
             }
             _ => None,
         };
-        if let Some(since) = *self.write_blocked.lock().unwrap() {
+        if let Some(since) = writes.blocked {
             let send = (since + limits.send_timeout, Closed::SendTimeout);
             return Some(rate.map_or(send, |r| if r.0 < send.0 { r } else { send }));
         }
+        drop(writes);
         if rate.is_some() {
             return rate;
         }
