@@ -15,7 +15,9 @@ import struct
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import fault_domains as fd  # noqa: E402
 import samekey_ref as ref  # noqa: E402
+from fault_domains import host, host_fields  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-vectors" / "samekey.json"
@@ -39,21 +41,6 @@ DESCRIPTION = (
 vectors: list[dict] = []
 
 
-def text_of(t) -> str:
-    """A text input: a JSON string, or {"utf16": hex code units} (spec §10.1), which may
-    hold a lone surrogate; the host conversion refuses one (invalid_string, §2.2)."""
-    if isinstance(t, dict):
-        units = bytes.fromhex(t["utf16"])
-        t = units.decode("utf-16-be", errors="surrogatepass")
-    return ref.check_text(t)
-
-
-def field_bytes(f) -> bytes:
-    if isinstance(f, dict) and "hex" in f:
-        return bytes.fromhex(f["hex"])
-    return text_of(f).encode("utf-8")
-
-
 def expect(fn) -> dict:
     try:
         return fn()
@@ -67,41 +54,44 @@ def add(vid: str, op: str, inputs: dict, result: dict) -> None:
     vectors.append({"id": vid, "op": op, **inputs, "expect": result})
 
 
-def ulid(vid, scheme, t, fields, namespace="", secret=None):
-    inputs = {"scheme": scheme, "namespace": namespace, "timestamp_ms": t, "fields": fields}
+def with_secret(inputs: dict, secret) -> dict:
     if secret is not None:
         inputs["secret_hex"] = secret.hex()
-    # Host conversions (text, then the time inside derive_ulid) before every check.
+    return inputs
+
+
+def ulid(vid, scheme, t, fields, namespace="", secret=None):
+    inputs = with_secret({"scheme": scheme, "namespace": namespace, "timestamp_ms": t,
+                          "fields": fields}, secret)
     add(vid, "ulid", inputs, expect(lambda: ref.derive_ulid(
-        scheme, t, text_of(namespace), [field_bytes(f) for f in fields], secret)))
+        host(scheme), t, host(namespace), host_fields(fields), secret)))
 
 
 def content(vid, scheme, data: bytes):
     add(vid, "content", {"scheme": scheme, "data_hex": data.hex()},
-        expect(lambda: {"hash": ref.content_hash(scheme, data)}))
+        expect(lambda: {"hash": ref.content_hash(host(scheme), data)}))
 
 
 def content_json(vid, text, scheme="v1"):
     add(vid, "content_json", {"scheme": scheme, "json": text},
-        expect(lambda: ref.content_json(scheme, text)))
+        expect(lambda: ref.content_json(host(scheme), host(text))))
 
 
 def revision(vid, scheme, parent, content_hash, secret=None):
-    inputs = {"scheme": scheme, "parent": parent, "content_hash": content_hash}
-    if secret is not None:
-        inputs["secret_hex"] = secret.hex()
+    inputs = with_secret({"scheme": scheme, "parent": parent, "content_hash": content_hash},
+                         secret)
     add(vid, "revision", inputs, expect(lambda: ref.revision(
-        scheme, None if parent is None else text_of(parent), content_hash, secret)))
+        host(scheme), host(parent), host(content_hash), secret)))
 
 
 def timestamp(vid, text):
     add(vid, "timestamp", {"rfc3339": text},
-        expect(lambda: {"timestamp_ms": ref.parse_timestamp(text)}))
+        expect(lambda: {"timestamp_ms": ref.parse_timestamp(host(text))}))
 
 
 def ulid_parse(vid, text):
     def run():
-        raw = ref.parse_ulid(text)
+        raw = ref.parse_ulid(host(text))
         return {"ulid": ref.crockford(raw), "uuid": ref.uuid_text(raw),
                 "timestamp_ms": int.from_bytes(raw[:6], "big")}
     add(vid, "ulid_parse", {"text": text}, expect(run))
@@ -111,50 +101,37 @@ def key_parse(vid, text, accepted=None):
     inputs = {"text": text}
     if accepted is not None:
         inputs["accepted"] = accepted
-    add(vid, "key_parse", inputs, expect(lambda: ref.key_scheme(text, accepted)))
+    add(vid, "key_parse", inputs, expect(lambda: ref.key_scheme(host(text), host(accepted))))
 
 
 def verify(vid, accepted, id_text, t, fields, namespace="", secret=None):
-    inputs = {"accepted": accepted, "ulid": id_text, "namespace": namespace,
-              "timestamp_ms": t, "fields": fields}
-    if secret is not None:
-        inputs["secret_hex"] = secret.hex()
-    def run():
-        ref.key_ring(accepted)  # a ring's errors come first (spec §9.1)
-        return {"scheme": ref.verify(accepted, id_text, t, text_of(namespace),
-                                     [field_bytes(f) for f in fields], secret)}
-    add(vid, "verify", inputs, expect(run))
+    inputs = with_secret({"accepted": accepted, "ulid": id_text, "namespace": namespace,
+                          "timestamp_ms": t, "fields": fields}, secret)
+    add(vid, "verify", inputs, expect(lambda: {"scheme": ref.verify(
+        host(accepted), host(id_text), t, host(namespace), host_fields(fields), secret)}))
 
 
 def candidates(vid, accepted, t, fields, namespace="", secret=None):
-    inputs = {"accepted": accepted, "namespace": namespace, "timestamp_ms": t, "fields": fields}
-    if secret is not None:
-        inputs["secret_hex"] = secret.hex()
-    def run():
-        ref.key_ring(accepted)  # a ring's errors come first (spec §9.1)
-        return {"candidates": ref.candidates(accepted, t, text_of(namespace),
-                                             [field_bytes(f) for f in fields], secret)}
-    add(vid, "candidates", inputs, expect(run))
+    inputs = with_secret({"accepted": accepted, "namespace": namespace, "timestamp_ms": t,
+                          "fields": fields}, secret)
+    add(vid, "candidates", inputs, expect(lambda: {"candidates": ref.candidates(
+        host(accepted), t, host(namespace), host_fields(fields), secret)}))
 
 
 def ring_revision(vid, accepted, parent, content_hash, secret=None):
-    inputs = {"accepted": accepted, "parent": parent, "content_hash": content_hash}
-    if secret is not None:
-        inputs["secret_hex"] = secret.hex()
-    def run():
-        ref.key_ring(accepted)  # a ring's errors come first (spec §9.1)
-        return ref.ring_revision(accepted, None if parent is None else text_of(parent),
-                                 content_hash, secret)
-    add(vid, "ring_revision", inputs, expect(run))
+    inputs = with_secret({"accepted": accepted, "parent": parent,
+                          "content_hash": content_hash}, secret)
+    add(vid, "ring_revision", inputs, expect(lambda: ref.ring_revision(
+        host(accepted), host(parent), host(content_hash), secret)))
 
 
 def needs_write(vid, stored, incoming):
     add(vid, "needs_write", {"stored": stored, "incoming": incoming},
-        expect(lambda: {"needs_write": ref.needs_write(stored, incoming)}))
+        expect(lambda: {"needs_write": ref.needs_write(host(stored), host(incoming))}))
 
 
 def ulid_text(scheme, t, fields, namespace="", secret=None) -> str:
-    return ref.derive_ulid(scheme, t, namespace, [field_bytes(f) for f in fields], secret)["ulid"]
+    return ref.derive_ulid(scheme, t, namespace, host_fields(fields), secret)["ulid"]
 
 
 # --- ulid ----------------------------------------------------------------------------
@@ -515,6 +492,109 @@ for name, stored, incoming in [
     ("revision-key-is-not-content", ref.revision("v1", None, H1, None)["key"], H1),
 ]:
     needs_write(f"needs-write-{name}", stored, incoming)
+
+# --- spec 1.2: cases an independent implementation and vector set found unpinned ---------
+def utf16(t: str) -> dict:
+    return {"utf16": t.encode("utf-16-be", errors="surrogatepass").hex()}
+
+
+# Any number of fields (§4.1): more than fit in a byte.
+MANY = [f"f{i}" for i in range(300)]
+for s in ("v0", "v1", "v2"):
+    ulid(f"ulid-{s}-300-fields", s, POST_T, MANY)
+candidates("candidates-300-fields", ["v2", "v1", "v0"], POST_T, MANY)
+verify("verify-256-fields", ["v1"], ulid_text("v1", POST_T, MANY[:256]), POST_T, MANY[:256])
+# A time's decimal value decides (§10.1); beyond int64 it is out of range, never wrapped.
+ulid("ulid-v1-t-whole-float", "v1", float(POST_T), POST)
+for name, t in (("2^63-1", 2**63 - 1), ("2^63", 2**63), ("2^64", 2**64),
+                ("2^64-plus-post", 2**64 + POST_T), ("-2^63-1", -2**63 - 1)):
+    ulid(f"ulid-v1-t-{name}", "v1", t, POST)
+ulid("ulid-unknown-scheme-and-t-2^64", "v9", 2**64, POST)
+ulid("ulid-v0-secret-and-t-2^64", "v0", 2**64, POST, secret=b"k")
+candidates("candidates-t-2^64-plus-post", ["v2", "v1"], 2**64 + POST_T, POST)
+verify("verify-t-2^64-plus-post", ["v1"], ulid_text("v1", POST_T, POST), 2**64 + POST_T, POST)
+# §6.1 and §6.2: an integer literal of exactly 2^53 inside a value.
+content_json("json-2^53-int-in-object", '{"n":9007199254740992}')
+content_json("json-2^53-as-float-in-object", '{"n":9007199254740992.0}')
+# §9.1: a ring's errors first, also against the key text; names converted before checked.
+key_parse("key-parse-garbage-and-unknown-scheme-in-ring", "nope", ["v1", "v3"])
+key_parse("key-parse-garbage-and-empty-ring", "nope", [])
+key_parse("key-parse-not-accepted-v0-ring", H1, ["v0"])
+candidates("candidates-unknown-then-invalid-string-name", ["v9", utf16("\ud800")], POST_T, POST)
+candidates("candidates-v1-primary-skips-v0-with-namespace", ["v1", "v0"], POST_T, POST, "posts")
+# §9.3: equal malformed text is not unchanged content; equal digests of two schemes differ.
+needs_write("needs-write-same-invalid", "sha256:x", "sha256:x")
+needs_write("needs-write-same-digest-other-scheme", H1, "blake3:" + H1[7:])
+needs_write("needs-write-same-digest-other-scheme-reversed", "blake3:" + H1[7:], H1)
+# Every string input of every op as UTF-16 code units (§10.1): valid text is ordinary
+# text, a lone surrogate is invalid_string.
+LONE_IN = utf16("v\udc00")
+for name, value in (("utf16", utf16("v1")), ("invalid-string", LONE_IN)):
+    ulid(f"ulid-scheme-{name}", value, POST_T, POST)
+    content(f"content-scheme-{name}", value, b"abc")
+    content_json(f"json-scheme-{name}", "{}", value)
+    revision(f"revision-scheme-{name}", value, None, H1)
+    candidates(f"candidates-accepted-{name}", ["v2", value], POST_T, POST)
+    verify(f"verify-accepted-{name}", [value], ulid_text("v1", POST_T, POST), POST_T, POST)
+    ring_revision(f"ring-revision-accepted-{name}", [value, "v2"], None, H1)
+    key_parse(f"key-parse-accepted-{name}", H1, [value])
+TEXTS = {
+    "ulid_parse": (ulid_text("v1", POST_T, POST), "0" * 25 + "\ud800"),
+    "key_parse": (H1, H1[:-1] + "\udc00"),
+    "timestamp": ("2024-05-01T12:00:00\u00e9"[:-1] + "Z", "2024-05-01T12:00:00\ud83dZ"),
+    "content_json": ('{"caf\u00e9":"\U0001F600"}', '{"a":"\ud800"}'),
+}
+ulid_parse("ulid-parse-utf16", utf16(TEXTS["ulid_parse"][0]))
+ulid_parse("ulid-parse-invalid-string", utf16(TEXTS["ulid_parse"][1]))
+key_parse("key-parse-utf16", utf16(TEXTS["key_parse"][0]))
+key_parse("key-parse-invalid-string", utf16(TEXTS["key_parse"][1]))
+key_parse("key-parse-invalid-string-and-not-accepted", utf16(TEXTS["key_parse"][1]), ["v2"])
+timestamp("timestamp-utf16", utf16(TEXTS["timestamp"][0]))
+timestamp("timestamp-invalid-string", utf16(TEXTS["timestamp"][1]))
+content_json("json-utf16", utf16(TEXTS["content_json"][0]))
+content_json("json-invalid-string", utf16(TEXTS["content_json"][1]))
+content_json("json-invalid-string-and-unknown-scheme", utf16(TEXTS["content_json"][1]), "v9")
+revision("revision-content-hash-utf16", "v1", None, utf16(H1))
+revision("revision-content-hash-invalid-string", "v1", None, utf16(H1[:-1] + "\ud800"))
+ring_revision("ring-revision-content-hash-invalid-string", ["v1"], None, utf16("sha256:\ud800"))
+verify("verify-ulid-utf16", ["v1"], utf16(ulid_text("v1", POST_T, POST)), POST_T, POST)
+verify("verify-ulid-invalid-string", ["v1"], utf16("\ud800" * 26), POST_T, POST)
+needs_write("needs-write-utf16", utf16(H1), utf16(H2))
+needs_write("needs-write-stored-invalid-string", utf16("sha256:\ud800"), H1)
+needs_write("needs-write-incoming-invalid-string", H1, utf16("\udc00"))
+needs_write("needs-write-stored-invalid-string-incoming-invalid-key", utf16("\ud800"), "md5:1")
+
+# --- every pair of ordered checks --------------------------------------------------
+# For each two checks of an op that one input can fail together, a vector that fails
+# both (spec §10.3). The hand-written cases above pin most pairs; for each pair they do
+# not, the input of fewest faults that tells the two orders apart becomes a vector.
+ADD = {"ulid": ulid, "revision": revision, "content_json": content_json,
+       "candidates": candidates, "verify": verify, "ring_revision": ring_revision,
+       "key_parse": key_parse, "needs_write": needs_write}
+for list_name, (run, domain, ops) in fd.DOMAINS.items():
+    spec_order = getattr(ref, list_name)
+    op = ops[0]
+    by_faults = sorted(domain, key=lambda a: fd.fault_count(list_name, a))
+    baseline = [fd.outcome(run, a) for a in by_faults]
+    for moved in fd.reorderings(spec_order):
+        setattr(ref, list_name, moved)
+        try:
+            if any(fd.outcome(fd.OPS[op], v) != v["expect"] for v in vectors if v["op"] == op):
+                continue
+            differs = next((a for a, want in zip(by_faults, baseline)
+                            if fd.outcome(run, a) != want), None)
+        finally:
+            setattr(ref, list_name, spec_order)
+        if differs is None:
+            continue
+        i = next(k for k, (x, y) in enumerate(zip(spec_order, moved)) if x != y)
+        earlier, later = spec_order[i][0], moved[i][0]
+        inputs = fd.AS_VECTOR[list_name](*differs)
+        vid = f"order-{op}-{earlier}-before-{later}".replace("_", "-")
+        n = 2
+        while any(v["id"] == vid for v in vectors):
+            vid, n = f"{vid.rsplit('~', 1)[0]}~{n}", n + 1
+        add(vid, op, inputs, fd.outcome(fd.OPS[op], inputs))
 
 # --- a small file of other cases -------------------------------------------------------
 # Runners must work with any valid vector file (spec §10.1), not only with the cases and

@@ -33,9 +33,29 @@ class SamekeyError(Exception):
 
 def check_text(text: str) -> str:
     """§2.2: a host string that is not valid Unicode is invalid_string, never repaired."""
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+    if bad_text(text):
         raise SamekeyError("invalid_string")
     return text
+
+
+def bad_text(*values) -> bool:
+    """Whether any host string among `values` (strings, bytes, None, lists of them) holds
+    a lone surrogate. Python strings can; the conversion of §2.2 refuses them."""
+    for v in values:
+        if isinstance(v, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+            return True
+        if isinstance(v, (list, tuple)) and bad_text(*v):
+            return True
+    return False
+
+
+def run_checks(checks, *args) -> None:
+    """Runs an ordered check list: each check is (code, test); a test returns whether it
+    failed, or the code of its own failure (a check that stands for several codes)."""
+    for code, failed in checks:
+        fault = failed(*args)
+        if fault:
+            raise SamekeyError(fault if isinstance(fault, str) else code)
 
 
 def check_scheme(scheme: str) -> str:
@@ -84,42 +104,46 @@ def uuid_text(data: bytes) -> str:
     return f"{h[0:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
 
 
-def ulid_message(scheme: str, namespace: str, fields: list[bytes]) -> bytes:
+def field_bytes(f) -> bytes:
+    """An identity field: bytes as they are, text as its UTF-8 (after §2.2's check)."""
+    return f if isinstance(f, bytes) else f.encode("utf-8")
+
+
+def ulid_message(scheme: str, namespace: str, fields: list) -> bytes:
+    fields = [field_bytes(f) for f in fields]
     if scheme == "v0":
         return b":".join(fields)
     return (block(scheme, "ulid") + enc(namespace.encode("utf-8"))
             + u32be(len(fields)) + b"".join(enc(f) for f in fields))
 
 
-# §4.4: the checks in order. Each is (code, test); a test sees every input, so the list
-# can be permuted (check_orders.py does, to show that the vectors pin this order).
+def is_time(t) -> bool:
+    """§8.2 host conversion: whether a number of milliseconds is an integer. The vectors'
+    JSON numbers arrive as int or float; a number's value decides, not how it is written."""
+    if isinstance(t, bool) or not isinstance(t, (int, float)):
+        raise TypeError("a time is a number of milliseconds")
+    return isinstance(t, int) or t.is_integer()
+
+
+# §2.2, §8.2 and §4.4: the host conversions (strings, then the time), then the checks, in
+# order. Each is (code, test); a test sees every input, so the list can be permuted
+# (check_orders.py does, to show that the vectors pin this order).
 ULID_CHECKS = [
+    ("invalid_string", lambda s, t, ns, f, k: bad_text(s, ns, f)),
+    ("invalid_timestamp", lambda s, t, ns, f, k: not is_time(t)),
     ("unknown_scheme", lambda s, t, ns, f, k: s not in ("v0", "v1", "v2")),
     ("secret_not_supported", lambda s, t, ns, f, k: s == "v0" and k is not None),
     ("namespace_not_supported", lambda s, t, ns, f, k: s == "v0" and ns != ""),
     ("empty_secret", lambda s, t, ns, f, k: s != "v0" and k is not None and len(k) == 0),
-    ("timestamp_out_of_range", lambda s, t, ns, f, k: not 0 <= t <= MAX_MS),
+    ("timestamp_out_of_range", lambda s, t, ns, f, k: is_time(t) and not 0 <= t <= MAX_MS),
     ("no_fields", lambda s, t, ns, f, k: not f),
 ]
 
 
-def check_time(t) -> int:
-    """§8.2 host conversion: the vectors' JSON number of milliseconds to an integer."""
-    if isinstance(t, bool) or not isinstance(t, (int, float)):
-        raise TypeError("a time is a number of milliseconds")
-    if isinstance(t, float):
-        if not t.is_integer():
-            raise SamekeyError("invalid_timestamp")
-        return int(t)  # a JSON number's value decides, not how it is written
-    return t
-
-
-def derive_ulid(scheme: str, t, namespace: str, fields: list[bytes],
+def derive_ulid(scheme: str, t, namespace: str, fields: list,
                 secret: bytes | None) -> dict:
-    t = check_time(t)
-    for code, failed in ULID_CHECKS:
-        if failed(scheme, t, namespace, fields, secret):
-            raise SamekeyError(code)
+    run_checks(ULID_CHECKS, scheme, t, namespace, fields, secret)
+    t = int(t)
     m = ulid_message(scheme, namespace, fields)
     d = hashlib.sha256(m).digest() if scheme == "v0" else tagged_hash(scheme, m, secret)
     raw = t.to_bytes(6, "big") + d[:10]
@@ -127,6 +151,7 @@ def derive_ulid(scheme: str, t, namespace: str, fields: list[bytes],
 
 
 def parse_ulid(text: str) -> bytes:
+    check_text(text)
     if len(text) != 26 or not text.isascii():
         raise SamekeyError("invalid_ulid")
     n = 0
@@ -141,6 +166,7 @@ def parse_ulid(text: str) -> bytes:
 # §5 content hashes ----------------------------------------------------------------------
 
 def content_hash(scheme: str, data: bytes) -> str:
+    check_text(scheme)
     check_scheme(scheme)
     if scheme == "v1":
         return "sha256:" + hashlib.sha256(data).hexdigest()
@@ -153,6 +179,7 @@ HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 
 
 def parse_content_hash(text: str) -> tuple[str, bytes]:
+    check_text(text)
     algorithm, sep, digest = text.partition(":")
     scheme = {"sha256": "v1", "blake3": "v2"}.get(algorithm)
     if not sep or scheme is None or not HEX64.fullmatch(digest):
@@ -161,6 +188,7 @@ def parse_content_hash(text: str) -> tuple[str, bytes]:
 
 
 def parse_revision_key(text: str) -> tuple[str, bytes]:
+    check_text(text)
     parts = text.split(":")
     if len(parts) != 3 or parts[0] != "rev" or parts[1] not in ("v1", "v2") \
             or not HEX64.fullmatch(parts[2]):
@@ -286,8 +314,10 @@ def _json_fault(text: str) -> str | None:
     return None
 
 
-# §6.1: the scheme before the text; the JSON check stands for every code of §6.1's table.
+# §6.1: the strings' conversion, the scheme, then the text; the JSON check stands for
+# every code of §6.1's table.
 CONTENT_JSON_CHECKS = [
+    ("invalid_string", lambda s, text: bad_text(s, text)),
     ("unknown_scheme", lambda s, text: s not in ("v0", "v1", "v2")),
     ("scheme_not_supported", lambda s, text: s == "v0"),
     ("json", lambda s, text: _json_fault(text)),
@@ -295,10 +325,7 @@ CONTENT_JSON_CHECKS = [
 
 
 def content_json(scheme: str, text: str) -> dict:
-    for code, failed in CONTENT_JSON_CHECKS:
-        fault = failed(scheme, text)
-        if fault:
-            raise SamekeyError(fault if code == "json" else code)
+    run_checks(CONTENT_JSON_CHECKS, scheme, text)
     c = canonical(parse_json(text))
     return {"canonical": c, "hash": content_hash(scheme, c.encode("utf-8"))}
 
@@ -306,14 +333,17 @@ def content_json(scheme: str, text: str) -> dict:
 # §7 revision keys -----------------------------------------------------------------------
 
 def _content_scheme(text: str) -> str | None:
+    if bad_text(text):
+        return None
     try:
         return parse_content_hash(text)[0]
     except SamekeyError:
         return None
 
 
-# §7.3: the checks in order, permutable like ULID_CHECKS.
+# §7.3: the conversions and the checks in order, permutable like ULID_CHECKS.
 REVISION_CHECKS = [
+    ("invalid_string", lambda s, p, c, k: bad_text(s, p, c)),
     ("unknown_scheme", lambda s, p, c, k: s not in ("v0", "v1", "v2")),
     ("invalid_key", lambda s, p, c, k: _content_scheme(c) is None),
     ("scheme_not_supported", lambda s, p, c, k: s == "v0"),
@@ -325,9 +355,7 @@ REVISION_CHECKS = [
 
 def revision(scheme: str, parent: str | None, content_hash_text: str,
              secret: bytes | None) -> dict:
-    for code, failed in REVISION_CHECKS:
-        if failed(scheme, parent, content_hash_text, secret):
-            raise SamekeyError(code)
+    run_checks(REVISION_CHECKS, scheme, parent, content_hash_text, secret)
     _, digest = parse_content_hash(content_hash_text)
     p = b"\x00" if parent is None else b"\x01" + enc(parent.encode("utf-8"))
     m = block(scheme, "revision") + p + enc(digest)
@@ -343,6 +371,7 @@ RFC3339 = re.compile(
 
 
 def parse_timestamp(text: str) -> int:
+    check_text(text)
     m = RFC3339.fullmatch(text)
     if not m:
         raise SamekeyError("invalid_timestamp")
@@ -372,22 +401,53 @@ def parse_timestamp(text: str) -> int:
 ORDER = {"v2": 0, "v1": 1, "v0": 2}  # newest first
 
 
+def ring_fault(accepted: list[str]) -> str | None:
+    """§9.1: a ring's own error, checked when it is made: its names' conversion, then
+    each name, then a list that names no primary."""
+    if bad_text(accepted):
+        return "invalid_string"
+    if any(name not in ORDER for name in accepted) or not accepted:
+        return "unknown_scheme"
+    return None
+
+
 def key_ring(accepted: list[str]) -> list[str]:
     """§9.1: the accepted list checked and ordered: primary, then newest to oldest."""
-    for name in accepted:
-        check_scheme(name)
-    if not accepted:
-        raise SamekeyError("unknown_scheme")
+    fault = ring_fault(accepted)
+    if fault:
+        raise SamekeyError(fault)
     primary = accepted[0]
     others = sorted(set(accepted) - {primary}, key=ORDER.__getitem__)
     return [primary] + others
 
 
-def candidates(accepted: list[str], t, namespace: str, fields: list[bytes],
+def _primary_fault(accepted, t, ns, f, k) -> str | None:
+    """The primary scheme's checks of §4.4 (after the conversions, which come earlier)."""
+    if not accepted:
+        return None
+    try:
+        run_checks(ULID_CHECKS[2:], accepted[0], t, ns, f, k)
+    except SamekeyError as e:
+        return e.code
+    return None
+
+
+# §9.1, §9.2: the ring, the host conversions, then the primary's checks. In verify the
+# id's parse is a host conversion too, in the host's order among them (no vector
+# combines it with another conversion's fault).
+CANDIDATES_CHECKS = [
+    ("ring", lambda a, t, ns, f, k: ring_fault(a)),
+    ("invalid_string", lambda a, t, ns, f, k: bad_text(ns, f)),
+    ("invalid_timestamp", lambda a, t, ns, f, k: not is_time(t)),
+    ("primary", _primary_fault),
+]
+
+
+def candidates(accepted: list[str], t, namespace: str, fields: list,
                secret: bytes | None) -> list[dict]:
-    ring = key_ring(accepted)
+    run_checks(CANDIDATES_CHECKS, accepted, t, namespace, fields, secret)
     out = []
-    for i, scheme in enumerate(ring):
+    for i, scheme in enumerate(key_ring(accepted)):
         try:
             candidate = derive_ulid(scheme, t, namespace, fields, secret)
         except SamekeyError as e:
@@ -398,39 +458,105 @@ def candidates(accepted: list[str], t, namespace: str, fields: list[bytes],
     return out
 
 
+def _id_fault(text) -> bool:
+    try:
+        parse_ulid(text)
+    except SamekeyError:
+        return True
+    return False
+
+
+VERIFY_CHECKS = [
+    ("ring", lambda a, i, t, ns, f, k: ring_fault(a)),
+    ("invalid_string", lambda a, i, t, ns, f, k: bad_text(ns, f, i)),
+    ("invalid_timestamp", lambda a, i, t, ns, f, k: not is_time(t)),
+    ("invalid_ulid", lambda a, i, t, ns, f, k: _id_fault(i)),
+    ("primary", lambda a, i, t, ns, f, k: _primary_fault(a, t, ns, f, k)),
+]
+
+
 def verify(accepted: list[str], id_text: str, t, namespace: str,
-           fields: list[bytes], secret: bytes | None) -> str:
-    ring = key_ring(accepted)
-    target = parse_ulid(id_text)  # before the derivation's checks (spec §9.2)
-    for c in candidates(ring, t, namespace, fields, secret):
+           fields: list, secret: bytes | None) -> str:
+    run_checks(VERIFY_CHECKS, accepted, id_text, t, namespace, fields, secret)
+    target = parse_ulid(id_text)
+    for c in candidates(accepted, t, namespace, fields, secret):
         if parse_ulid(c["ulid"]) == target:
             return c["scheme"]
     raise SamekeyError("identity_mismatch")
 
 
+def _not_accepted(accepted, scheme) -> bool:
+    return scheme is not None and ring_fault(accepted) is None and scheme not in accepted
+
+
+# §9.1: the ring, the conversions, the hash's parse, whether the ring accepts its scheme,
+# then §7.3's checks that remain for a revision under that scheme.
+RING_REVISION_CHECKS = [
+    ("ring", lambda a, p, c, k: ring_fault(a)),
+    ("invalid_string", lambda a, p, c, k: bad_text(p, c)),
+    ("invalid_key", lambda a, p, c, k: _content_scheme(c) is None),
+    ("scheme_not_accepted", lambda a, p, c, k: _not_accepted(a, _content_scheme(c))),
+    ("empty_secret", lambda a, p, c, k: k is not None and len(k) == 0),
+    ("empty_parent", lambda a, p, c, k: p == ""),
+]
+
+
 def ring_revision(accepted: list[str], parent: str | None, content_hash_text: str,
                   secret: bytes | None) -> dict:
-    ring = key_ring(accepted)
+    run_checks(RING_REVISION_CHECKS, accepted, parent, content_hash_text, secret)
     scheme, _ = parse_content_hash(content_hash_text)
-    if scheme not in ring:
-        raise SamekeyError("scheme_not_accepted")
     return {"key": revision(scheme, parent, content_hash_text, secret)["key"]}
 
 
+def _hash_fault(text) -> bool:
+    try:
+        parse_content_hash(text)
+    except SamekeyError:
+        return True
+    return False
+
+
+# §9.3: both converted, then both parsed, incoming first (one code, so the order of the
+# two parses cannot be seen).
+NEEDS_WRITE_CHECKS = [
+    ("invalid_string", lambda stored, incoming: bad_text(stored, incoming)),
+    ("invalid_key", lambda stored, incoming: _hash_fault(incoming)),
+    ("invalid_key", lambda stored, incoming: stored is not None and _hash_fault(stored)),
+]
+
+
 def needs_write(stored: str | None, incoming: str) -> bool:
-    new = parse_content_hash(incoming)
-    return stored is None or parse_content_hash(stored) != new
+    run_checks(NEEDS_WRITE_CHECKS, stored, incoming)
+    return stored is None or parse_content_hash(stored) != parse_content_hash(incoming)
+
+
+def _parsed_key(text) -> tuple[str, str, bytes] | None:
+    """(kind, scheme, digest) of a content hash or revision key text, or None."""
+    if bad_text(text):
+        return None
+    try:
+        if text.startswith("rev:"):
+            return ("revision",) + parse_revision_key(text)
+        return ("content",) + parse_content_hash(text)
+    except SamekeyError:
+        return None
+
+
+# §9.1: the ring (when one is given), the text's conversion, its parse, then the ring.
+KEY_PARSE_CHECKS = [
+    ("ring", lambda text, a: a is not None and ring_fault(a)),
+    ("invalid_string", lambda text, a: bad_text(text)),
+    ("invalid_key", lambda text, a: _parsed_key(text) is None),
+    ("scheme_not_accepted", lambda text, a: a is not None and _not_accepted(
+        a, (_parsed_key(text) or (None, None))[1])),
+]
 
 
 def key_scheme(text: str, accepted: list[str] | None) -> dict:
-    ring = None if accepted is None else key_ring(accepted)
-    if text.startswith("rev:"):
-        scheme, digest = parse_revision_key(text)
-        out = {"kind": "revision", "scheme": scheme, "canonical": f"rev:{scheme}:{digest.hex()}"}
+    run_checks(KEY_PARSE_CHECKS, text, accepted)
+    kind, scheme, digest = _parsed_key(text)
+    if kind == "revision":
+        canonical_text = f"rev:{scheme}:{digest.hex()}"
     else:
-        scheme, digest = parse_content_hash(text)
-        algorithm = {"v1": "sha256", "v2": "blake3"}[scheme]
-        out = {"kind": "content", "scheme": scheme, "canonical": f"{algorithm}:{digest.hex()}"}
-    if ring is not None and scheme not in ring:
-        raise SamekeyError("scheme_not_accepted")
-    return out
+        canonical_text = {"v1": "sha256", "v2": "blake3"}[scheme] + ":" + digest.hex()
+    return {"kind": kind, "scheme": scheme, "canonical": canonical_text}

@@ -83,9 +83,23 @@ pub struct Keyer {
     /// `"<id member>":"` and `","<hash member>":"`, JSON-escaped once.
     id_prefix: String,
     hash_prefix: String,
+    /// Whether a time that looks like seconds was reported: once a run, not per record.
+    warned_seconds: std::sync::atomic::AtomicBool,
 }
 
 impl Keyer {
+    fn warn_if_seconds(&self, ms: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if let Some(warning) = samekey::host::seconds_warning(ms) {
+            if !self.warned_seconds.swap(true, Relaxed) {
+                eprintln!(
+                    "samekey: warning: member {:?}: {warning} (said once a run)",
+                    self.config.time_field
+                );
+            }
+        }
+    }
+
     pub fn new(config: BatchConfig) -> Result<Self, Error> {
         let deriver = UlidDeriver::new(config.scheme, &config.namespace, config.secret.as_deref())?;
         let quoted = |name: &str| serde_json::to_string(name).expect("a str serializes");
@@ -96,6 +110,7 @@ impl Keyer {
             deriver,
             id_prefix,
             hash_prefix,
+            warned_seconds: Default::default(),
         })
     }
 
@@ -115,7 +130,11 @@ impl Keyer {
         };
         let time = match record.get(&c.time_field) {
             Some(TopValue::String(text)) => parse_rfc3339(text).map_err(core)?,
-            Some(TopValue::Number(ms)) => samekey::timestamp::from_millis_f64(*ms).map_err(core)?,
+            Some(TopValue::Number(ms)) => {
+                let ms = samekey::timestamp::from_millis_f64(*ms).map_err(core)?;
+                self.warn_if_seconds(ms);
+                ms
+            }
             Some(TopValue::Other) => {
                 return Err(usage(format!(
                     "{:?} must be RFC 3339 text or integer milliseconds",

@@ -94,19 +94,10 @@ fn serve(args: samekey_registry::ServeArgs) -> Result<()> {
         })
 }
 
-/// Seconds since the epoch of 2001-2286 read as milliseconds land in 1970-1973, where an
-/// immutable natural time (a publication date) is almost never: warn, since the id is
-/// valid and nothing else would notice.
-const SECONDS_LOOKALIKE: std::ops::Range<u64> = 1_000_000_000..10_000_000_000;
-
+/// The id is valid, so a time that looks like seconds is a warning (samekey::host).
 fn warn_if_seconds(ms: u64) {
-    if SECONDS_LOOKALIKE.contains(&ms) {
-        let as_ms = samekey::format_rfc3339(ms).unwrap_or_default();
-        let as_s = samekey::format_rfc3339(ms * 1000).unwrap_or_default();
-        eprintln!(
-            "samekey: warning: --ms {ms} is {as_ms}; if it is seconds ({as_s}), pass --ms {}",
-            ms * 1000
-        );
+    if let Some(warning) = samekey::host::seconds_warning(ms) {
+        eprintln!("samekey: warning: --ms: {warning}");
     }
 }
 

@@ -191,11 +191,39 @@ fn seconds_given_as_milliseconds_get_a_warning() {
     assert!(out.status.success(), "a valid time is not refused");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("1970-01-20") && err.contains("--ms 1714564800000"),
+        err.contains("1970-01-20") && err.contains("pass 1714564800000"),
         "{err}"
     );
     let quiet = samekey(&["ulid", "--ms", "1714564800000", "slug", "en"], b"");
     assert!(quiet.stderr.is_empty());
+}
+
+#[test]
+fn batch_warns_once_a_run_of_times_that_look_like_seconds() {
+    let args = [
+        "batch",
+        "--fields",
+        "slug",
+        "--time-field",
+        "t",
+        "--threads",
+        "2",
+    ];
+    let lines: String = (0..500)
+        .map(|i| format!("{{\"slug\":\"s{i}\",\"t\":{}}}\n", 1_714_564_800 + i))
+        .collect();
+    let out = samekey(&args, lines.as_bytes());
+    assert!(out.status.success(), "a valid time is not refused");
+    assert_eq!(stdout(&out).lines().count(), 500);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    assert!(err.contains("\"t\"") && err.contains("1970-01-20"), "{err}");
+    let quiet = samekey(&args, b"{\"slug\":\"a\",\"t\":1714564800000}\n");
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
 }
 
 #[test]

@@ -67,12 +67,14 @@ fn run_op(v: &Json) -> OpResult {
         "content" => op_content(v)?,
         "content_json" => op_content_json(v)?,
         "revision" => op_revision(v)?,
-        "timestamp" => {
-            parse_rfc3339(str_field(v, "rfc3339")?).map(|t| json!({ "timestamp_ms": t }))
-        }
-        "ulid_parse" => str_field(v, "text")?.parse::<Ulid>().map(|id| {
-            json!({ "ulid": id.to_string(), "uuid": id.to_uuid_string(), "timestamp_ms": id.timestamp_ms() })
-        }),
+        "timestamp" => text_field(v, "rfc3339")?
+            .and_then(|t| parse_rfc3339(&t))
+            .map(|t| json!({ "timestamp_ms": t })),
+        "ulid_parse" => text_field(v, "text")?
+            .and_then(|t| t.parse::<Ulid>())
+            .map(|id| {
+                json!({ "ulid": id.to_string(), "uuid": id.to_uuid_string(), "timestamp_ms": id.timestamp_ms() })
+            }),
         "key_parse" => op_key_parse(v)?,
         "verify" => op_verify(v)?,
         "candidates" => op_candidates(v)?,
@@ -177,16 +179,18 @@ fn timestamp_ms(v: &Json) -> Converted<Millis> {
 }
 
 fn scheme(v: &Json) -> Result<Result<Scheme, Error>, String> {
-    Ok(str_field(v, "scheme")?.parse())
+    Ok(text_field(v, "scheme")?.and_then(|s| s.parse()))
 }
 
 fn op_ulid(v: &Json) -> OpResult {
     let (ns, fields, secret) = (text_field(v, "namespace")?, fields(v)?, secret(v)?);
-    let (scheme, t) = (scheme(v)?, timestamp_ms(v)?);
+    let (name, t) = (text_field(v, "scheme")?, timestamp_ms(v)?);
     Ok((|| {
-        // Host conversions first, then the checks of spec §4.4 in order.
-        let (ns, fields, t) = (ns?, fields?, t?);
-        let scheme = scheme?;
+        // Host conversions first (the strings, then the time: spec §2.2), then the checks
+        // of spec §4.4 in order.
+        let (name, ns, fields) = (name?, ns?, fields?);
+        let t = t?;
+        let scheme: Scheme = name.parse()?;
         let deriver = UlidDeriver::new(scheme, &ns, secret.as_deref())?;
         let id = deriver.derive(t.check()?, &fields)?;
         let message = ulid_message(scheme, &ns, &fields)?;
@@ -205,10 +209,11 @@ fn op_content(v: &Json) -> OpResult {
 }
 
 fn op_content_json(v: &Json) -> OpResult {
-    let text = str_field(v, "json")?;
-    let scheme = scheme(v)?;
+    let (name, text) = (text_field(v, "scheme")?, text_field(v, "json")?);
     Ok((|| {
-        let scheme = scheme?;
+        let (name, text) = (name?, text?);
+        let text = text.as_str();
+        let scheme: Scheme = name.parse()?;
         let (canonical, hash) = content_hash_json_text(scheme, text)?;
         // The tree path (parse, then canonicalize the value) must agree with the stream.
         debug_assert_eq!(
@@ -228,11 +233,15 @@ fn parent(v: &Json) -> Converted<Option<String>> {
 
 fn op_revision(v: &Json) -> OpResult {
     let parent = parent(v)?;
-    let (content, secret, scheme) = (str_field(v, "content_hash")?, secret(v)?, scheme(v)?);
+    let (content, secret, name) = (
+        text_field(v, "content_hash")?,
+        secret(v)?,
+        text_field(v, "scheme")?,
+    );
     Ok((|| {
-        let parent = parent?;
+        let (name, parent, content) = (name?, parent?, content?);
         let parent = parent.as_deref();
-        let scheme = scheme?;
+        let scheme: Scheme = name.parse()?;
         let content: ContentHash = content.parse()?;
         let key = derive_revision(scheme, parent, &content, secret.as_deref())?;
         let message = revision_message(scheme, parent, &content)?;
@@ -244,35 +253,34 @@ fn accepted_ring(v: &Json) -> Result<Option<Result<KeyRing, Error>>, String> {
     let Some(list) = v.get("accepted") else {
         return Ok(None);
     };
-    let names: Vec<&str> = list
+    let names: Vec<Result<String, Error>> = list
         .as_array()
         .ok_or("accepted is a list")?
         .iter()
-        .map(|s| s.as_str().ok_or("accepted holds scheme names"))
+        .map(text)
         .collect::<Result<_, _>>()?;
+    // Every name converted, then the ring made (spec §9.1).
     Ok(Some((|| {
-        let schemes: Vec<Scheme> = names.iter().map(|n| n.parse()).collect::<Result<_, _>>()?;
-        let (primary, rest) = schemes
-            .split_first()
-            .ok_or(Error::UnknownScheme(String::new()))?;
-        KeyRing::new(*primary, rest)
+        let names: Vec<String> = names.into_iter().collect::<Result<_, _>>()?;
+        samekey::host::ring(&names)
     })()))
 }
 
 fn op_key_parse(v: &Json) -> OpResult {
-    let text = str_field(v, "text")?;
     let ring = accepted_ring(v)?;
+    let text = text_field(v, "text")?;
     Ok((|| {
+        // The ring first (spec §9.1), then the text's conversion, parse and scheme.
+        let ring = ring.transpose()?;
+        let text = text?;
+        let key: Key = match ring {
+            Some(ring) => ring.parse_key(&text)?,
+            None => text.parse()?,
+        };
         let mut out = Map::new();
-        let key: Key = text.parse()?;
         out.insert("kind".into(), key.kind().into());
         out.insert("canonical".into(), key.to_string().into());
-        let scheme = key.scheme();
-        let scheme = match ring {
-            Some(ring) => ring?.scheme_of_key(text)?,
-            None => scheme,
-        };
-        out.insert("scheme".into(), scheme.as_str().into());
+        out.insert("scheme".into(), key.scheme().as_str().into());
         Ok(Json::Object(out))
     })())
 }
@@ -280,7 +288,7 @@ fn op_key_parse(v: &Json) -> OpResult {
 fn op_verify(v: &Json) -> OpResult {
     let ring = accepted_ring(v)?.ok_or("verify needs \"accepted\"")?;
     let (id, ns, fields, secret) = (
-        str_field(v, "ulid")?,
+        text_field(v, "ulid")?,
         text_field(v, "namespace")?,
         fields(v)?,
         secret(v)?,
@@ -290,7 +298,8 @@ fn op_verify(v: &Json) -> OpResult {
         // A ring is checked when it is made, before it is used (spec §9.1); then the
         // host's conversions, then the id is parsed (§9.2), then §4.4's checks.
         let ring = ring?;
-        let (ns, fields, t) = (ns?, fields?, t?);
+        let (id, ns, fields) = (id?, ns?, fields?);
+        let t = t?;
         let id: Ulid = id.parse()?;
         let t = t.check_for(ring.primary(), &ns, secret.as_deref())?;
         let scheme = ring.verify_ulid(&id, t, &ns, &fields, secret.as_deref())?;
@@ -304,7 +313,8 @@ fn op_candidates(v: &Json) -> OpResult {
     let t = timestamp_ms(v)?;
     Ok((|| {
         let ring = ring?;
-        let (ns, fields, t) = (ns?, fields?, t?);
+        let (ns, fields) = (ns?, fields?);
+        let t = t?;
         let t = t.check_for(ring.primary(), &ns, secret.as_deref())?;
         let found = ring.candidate_ulids(t, &ns, &fields, secret.as_deref())?;
         let list: Vec<Json> = found
@@ -317,10 +327,10 @@ fn op_candidates(v: &Json) -> OpResult {
 
 fn op_ring_revision(v: &Json) -> OpResult {
     let ring = accepted_ring(v)?.ok_or("ring_revision needs \"accepted\"")?;
-    let (parent, content, secret) = (parent(v)?, str_field(v, "content_hash")?, secret(v)?);
+    let (parent, content, secret) = (parent(v)?, text_field(v, "content_hash")?, secret(v)?);
     Ok((|| {
         let ring = ring?;
-        let parent = parent?;
+        let (parent, content) = (parent?, content?);
         let content: ContentHash = content.parse()?;
         let key = ring.derive_revision(parent.as_deref(), &content, secret.as_deref())?;
         Ok(json!({ "key": key.to_string() }))
@@ -329,14 +339,13 @@ fn op_ring_revision(v: &Json) -> OpResult {
 
 fn op_needs_write(v: &Json) -> OpResult {
     let stored = match v.get("stored") {
-        Some(Json::Null) | None => None,
-        Some(Json::String(s)) => Some(s.as_str()),
-        Some(_) => return Err("stored is a string or null".into()),
+        Some(Json::Null) | None => Ok(None),
+        Some(s) => text(s)?.map(Some),
     };
-    let incoming = str_field(v, "incoming")?;
+    let incoming = text_field(v, "incoming")?;
     Ok((|| {
-        let incoming: ContentHash = incoming.parse()?;
-        let stored = stored.map(str::parse::<ContentHash>).transpose()?;
-        Ok(json!({ "needs_write": samekey::needs_write(stored.as_ref(), &incoming) }))
+        let (stored, incoming) = (stored?, incoming?);
+        let write = samekey::host::needs_write(stored.as_deref(), &incoming)?;
+        Ok(json!({ "needs_write": write }))
     })())
 }

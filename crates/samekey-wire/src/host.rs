@@ -45,17 +45,6 @@ pub fn content_hash_json_text(json: &str, scheme: &str) -> Result<String> {
     Ok(samekey::content_hash_json_text(scheme, json)?.1.to_string())
 }
 
-/// The revision scheme (`None`: the content hash's own) and the parsed content hash, in
-/// the order every host checks them.
-pub fn revision_inputs(
-    content_hash: &str,
-    scheme: Option<&str>,
-) -> Result<(Scheme, samekey::ContentHash)> {
-    let requested = scheme.map(str::parse::<Scheme>).transpose()?;
-    let content: samekey::ContentHash = content_hash.parse()?;
-    Ok((samekey::revision_scheme(requested, &content), content))
-}
-
 /// The scheme defaults to the content hash's own.
 pub fn revision_key(
     content_hash: &str,
@@ -63,7 +52,7 @@ pub fn revision_key(
     scheme: Option<&str>,
     secret: Option<&[u8]>,
 ) -> Result<String> {
-    let (scheme, content) = revision_inputs(content_hash, scheme)?;
+    let (scheme, content) = samekey::host::revision_inputs(content_hash, scheme)?;
     Ok(samekey::derive_revision(scheme, parent, &content, secret)?.to_string())
 }
 
@@ -72,15 +61,12 @@ pub fn revision_message(
     parent: Option<&str>,
     scheme: Option<&str>,
 ) -> Result<Vec<u8>> {
-    let (scheme, content) = revision_inputs(content_hash, scheme)?;
+    let (scheme, content) = samekey::host::revision_inputs(content_hash, scheme)?;
     Ok(samekey::revision_message(scheme, parent, &content)?)
 }
 
 pub fn needs_write(stored: Option<&str>, incoming: &str) -> Result<bool> {
-    // Incoming first (spec §9.3): both are parsed, so a typo never reads as a change.
-    let incoming = incoming.parse()?;
-    let stored = stored.map(str::parse::<samekey::ContentHash>).transpose()?;
-    Ok(samekey::needs_write(stored.as_ref(), &incoming))
+    Ok(samekey::host::needs_write(stored, incoming)?)
 }
 
 pub fn parse_rfc3339(text: &str) -> Result<f64> {

@@ -41,6 +41,7 @@ mod error;
 mod framing;
 mod guard;
 mod hex;
+pub mod host;
 mod jcs;
 mod json;
 mod key;
