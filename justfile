@@ -43,11 +43,13 @@ check-targets *targets: setup-dist-tools
 
 # System packages come only from setup-system; scripts/postgres.sh restarts a server
 # whose binary an upgrade replaced; check-targets fails a change that breaks only a
-# non-Linux target.
-# What keeps a run from breaking on a new machine or another platform.
+# non-Linux target; no binding copies a host rule of samekey::host (check_host_rules.py).
+# What keeps a run from breaking on a new machine or another platform, or drifting.
 test-environment: setup-system
     python3 scripts/check_system_installs.py --self-test
     python3 scripts/check_system_installs.py
+    python3 scripts/check_host_rules.py --self-test
+    python3 scripts/check_host_rules.py
     scripts/test-postgres-restart.sh
     scripts/test-check-targets.sh
 

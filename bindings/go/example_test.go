@@ -77,3 +77,13 @@ func ExampleError() {
 	fmt.Println(errors.As(err, &e), e.Code, errors.Is(err, samekey.ErrInvalidULID))
 	// Output: true invalid_ulid true
 }
+
+func ExampleLikelySeconds() {
+	// A publication time read from a JSON field, where a producer may have sent seconds.
+	for _, ms := range []int64{1714564800, 1714564800000} {
+		fmt.Println(ms, samekey.LikelySeconds(ms))
+	}
+	// Output:
+	// 1714564800 true
+	// 1714564800000 false
+}

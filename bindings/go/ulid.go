@@ -179,16 +179,14 @@ func appendItem[T string | []byte](buf []byte, item T) []byte {
 // pack appends a request to dst: scheme codes (primary first), the secret flag, the field
 // count, then namespace, secret and fields.
 func pack(dst []byte, codes []byte, namespace string, secret []byte, fields [][]byte) ([]byte, error) {
-	if len(fields) > 255 {
-		return nil, newError("invalid_argument", "at most 255 fields in one request")
-	}
 	buf := append(dst, byte(len(codes)))
 	buf = append(buf, codes...)
 	hasSecret := byte(0)
 	if secret != nil {
 		hasSecret = 1
 	}
-	buf = append(buf, hasSecret, byte(len(fields)))
+	buf = append(buf, hasSecret)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(fields)))
 	buf = appendItem(buf, namespace)
 	if secret != nil {
 		buf = appendItem(buf, secret)
@@ -204,6 +202,8 @@ func pack(dst []byte, codes []byte, namespace string, secret []byte, fields [][]
 const packStack = 256
 
 // DeriveULID is the deterministic id of fields at ms milliseconds since the epoch.
+// Seconds passed as ms give a valid id of January 1970 that nothing refuses: prefer
+// DeriveULIDAt with a time.Time, or check integers from elsewhere with LikelySeconds.
 func DeriveULID(ms int64, opts Options, fields ...[]byte) (ULID, error) {
 	code, err := schemeCode(opts.Scheme)
 	if err != nil {
@@ -371,4 +371,13 @@ func (d *Deriver) DeriveMany(ms []int64, rows [][][]byte) ([]ULID, error) {
 	err = status(C.samekey_derive_many(bytesPtr(packed), C.size_t(len(packed)), C.size_t(width),
 		(*C.int64_t)(unsafe.Pointer(&ms[0])), C.size_t(len(ms)), C.size_t(d.maxThreads), (*C.uint8_t)(unsafe.Pointer(&out[0])), &msg), msg)
 	return out, err
+}
+
+// LikelySeconds reports whether ms, meant as milliseconds since the epoch, looks like
+// seconds given by mistake: seconds of 2001-2286 read as milliseconds fall in 1970, and
+// the id they derive is valid, so no call refuses them. Go has no run-time warnings and a
+// library should not log, so this is a check a caller opts into where integers arrive
+// from elsewhere (a JSON field, a CSV column); the rule is the core's (samekey::host).
+func LikelySeconds(ms int64) bool {
+	return bool(C.samekey_likely_seconds(C.int64_t(ms)))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -109,20 +110,49 @@ func secretOf(v vector) []byte {
 // ms is a vector's time as Go gives it: an int64 of milliseconds. A fraction (spec §10.1)
 // has no int64 and Go's API takes no float, so it fails here, as the conversion to the
 // host's time fails, with the code spec §8.2 gives it.
+// An integer beyond int64 is given as int64's bound of the same sign (spec §10.1), which
+// fails the range check in the same place; Go's float-to-int conversion would wrap it.
 func ms(v vector) (int64, error) {
 	t := v["timestamp_ms"].(float64)
 	if t != math.Trunc(t) {
 		return 0, newError("invalid_timestamp", "not an integer number of milliseconds")
 	}
+	switch {
+	case t >= math.MaxInt64:
+		return math.MaxInt64, nil
+	case t <= math.MinInt64:
+		return math.MinInt64, nil
+	}
 	return int64(t), nil
 }
 
+// ring makes the vector's key ring: every name converted, then the ring checked (spec §9.1).
 func ring(v vector) (*KeyRing, error) {
 	var names []Scheme
 	for _, s := range v["accepted"].([]any) {
-		names = append(names, Scheme(s.(string)))
+		name, err := textOf(s)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, Scheme(name))
 	}
 	return KeyRingOf(names)
+}
+
+// texts converts the vector's string inputs at keys, in order (spec §10.1); nil stays "".
+func texts(v vector, keys ...string) ([]string, error) {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		if v[k] == nil {
+			continue
+		}
+		t, err := textOf(v[k])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
 }
 
 func parentOf(v vector) (*string, error) {
@@ -133,16 +163,31 @@ func parentOf(v vector) (*string, error) {
 	return &p, err
 }
 
-// run computes a vector's outputs through the public API.
+// run computes a vector's outputs through the public API. Every string input is converted
+// first (spec §2.2): a host conversion, before every check of the op.
 func run(v vector) (map[string]any, error) {
-	if s, ok := v["scheme"].(string); ok && s == "" {
-		// Options{Scheme: ""} means the default (v1) in Go's zero-value idiom, so an
-		// explicitly empty scheme name goes to the same check every scheme name passes.
-		if _, err := coreSchemeCode(Scheme(s)); err != nil {
+	op := str(v, "op")
+	var r *KeyRing
+	if _, ok := v["accepted"]; ok {
+		// A ring is checked when it is made, before the op's inputs (spec §9.1).
+		var err error
+		if r, err = ring(v); err != nil {
 			return nil, err
 		}
 	}
-	switch str(v, "op") {
+	in, err := texts(v, "scheme", "json", "content_hash", "rfc3339", "text", "ulid", "stored", "incoming")
+	if err != nil {
+		return nil, err
+	}
+	scheme, jsonText, contentHash, rfc3339, text, ulidText, stored, incoming := in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]
+	if _, ok := v["scheme"]; ok && scheme == "" {
+		// Options{Scheme: ""} means the default (v1) in Go's zero-value idiom, so an
+		// explicitly empty scheme name goes to the same check every scheme name passes.
+		if _, err := coreSchemeCode(Scheme(scheme)); err != nil {
+			return nil, err
+		}
+	}
+	switch op {
 	case "ulid":
 		ns, fields, err := inputs(v)
 		if err != nil {
@@ -152,7 +197,7 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts := Options{Scheme: Scheme(str(v, "scheme")), Namespace: ns, Secret: secretOf(v)}
+		opts := Options{Scheme: Scheme(scheme), Namespace: ns, Secret: secretOf(v)}
 		id, err := DeriveULID(t, opts, fields...)
 		if err != nil {
 			return nil, err
@@ -164,50 +209,42 @@ func run(v vector) (map[string]any, error) {
 		return map[string]any{"ulid": id.String(), "uuid": id.UUID(), "message_hex": hex.EncodeToString(msg)}, nil
 	case "content":
 		data, _ := hex.DecodeString(str(v, "data_hex"))
-		h, err := ContentHash(Scheme(str(v, "scheme")), data)
+		h, err := ContentHash(Scheme(scheme), data)
 		return map[string]any{"hash": h}, err
 	case "content_json":
 		// The hash first: it checks the scheme before the text (spec §6.1).
-		h, err := ContentHashJSONText(Scheme(str(v, "scheme")), []byte(str(v, "json")))
+		h, err := ContentHashJSONText(Scheme(scheme), []byte(jsonText))
 		if err != nil {
 			return nil, err
 		}
-		c, err := CanonicalJSONText([]byte(str(v, "json")))
+		c, err := CanonicalJSONText([]byte(jsonText))
 		return map[string]any{"canonical": c, "hash": h}, err
 	case "revision":
 		parent, err := parentOf(v)
 		if err != nil {
 			return nil, err
 		}
-		opts := RevisionOptions{Scheme: Scheme(str(v, "scheme")), Secret: secretOf(v), Parent: parent}
-		key, err := RevisionKey(str(v, "content_hash"), opts)
+		opts := RevisionOptions{Scheme: Scheme(scheme), Secret: secretOf(v), Parent: parent}
+		key, err := RevisionKey(contentHash, opts)
 		if err != nil {
 			return nil, err
 		}
-		msg, err := RevisionMessage(str(v, "content_hash"), opts)
+		msg, err := RevisionMessage(contentHash, opts)
 		return map[string]any{"key": key, "message_hex": hex.EncodeToString(msg)}, err
 	case "timestamp":
-		t, err := ParseRFC3339(str(v, "rfc3339"))
+		t, err := ParseRFC3339(rfc3339)
 		return map[string]any{"timestamp_ms": float64(t)}, err
 	case "ulid_parse":
-		id, err := ParseULID(str(v, "text"))
+		id, err := ParseULID(text)
 		return map[string]any{"ulid": id.String(), "uuid": id.UUID(), "timestamp_ms": float64(id.TimestampMs())}, err
 	case "key_parse":
-		// A ring is checked when it is made, before it parses anything (spec §9.1).
-		var r *KeyRing
-		if _, ok := v["accepted"]; ok {
-			var err error
-			if r, err = ring(v); err != nil {
-				return nil, err
-			}
-		}
-		k, err := ParseKey(str(v, "text"))
+		k, err := ParseKey(text)
 		if err != nil {
 			return nil, err
 		}
 		out := map[string]any{"kind": k.Kind, "scheme": string(k.Scheme), "canonical": k.Canonical}
 		if r != nil {
-			s, err := r.SchemeOfKey(str(v, "text"))
+			s, err := r.SchemeOfKey(text)
 			if err != nil {
 				return nil, err
 			}
@@ -215,10 +252,6 @@ func run(v vector) (map[string]any, error) {
 		}
 		return out, nil
 	case "verify":
-		r, err := ring(v)
-		if err != nil {
-			return nil, err
-		}
 		ns, fields, err := inputs(v)
 		if err != nil {
 			return nil, err
@@ -227,17 +260,13 @@ func run(v vector) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		id, err := ParseULID(str(v, "ulid"))
+		id, err := ParseULID(ulidText)
 		if err != nil {
 			return nil, err
 		}
 		s, err := r.VerifyULID(id, t, ns, secretOf(v), fields...)
 		return map[string]any{"scheme": string(s)}, err
 	case "candidates":
-		r, err := ring(v)
-		if err != nil {
-			return nil, err
-		}
 		ns, fields, err := inputs(v)
 		if err != nil {
 			return nil, err
@@ -253,22 +282,29 @@ func run(v vector) (map[string]any, error) {
 		}
 		return map[string]any{"candidates": list}, err
 	case "ring_revision":
-		r, err := ring(v)
-		if err != nil {
-			return nil, err
-		}
 		parent, err := parentOf(v)
 		if err != nil {
 			return nil, err
 		}
-		key, err := r.RevisionKey(str(v, "content_hash"), parent, secretOf(v))
+		key, err := r.RevisionKey(contentHash, parent, secretOf(v))
 		return map[string]any{"key": key}, err
 	case "needs_write":
 		// Go's strings have no null: "" is the absent stored hash (spec §9.3).
-		w, err := NeedsWrite(str(v, "stored"), str(v, "incoming"))
+		w, err := NeedsWrite(stored, incoming)
 		return map[string]any{"needs_write": w}, err
 	}
-	return nil, errors.New("unknown op " + str(v, "op"))
+	return nil, errors.New("unknown op " + op)
+}
+
+// runOne is run that turns a panic (a malformed vector) into that vector's failure, so one
+// vector never ends the run (spec §10.1).
+func runOne(v vector) (got map[string]any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			got, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return run(v)
 }
 
 func TestEveryVector(t *testing.T) {
@@ -280,7 +316,7 @@ func TestEveryVector(t *testing.T) {
 			t.Fatalf("duplicate vector id %s", id)
 		}
 		seen[id] = true
-		got, err := run(v)
+		got, err := runOne(v)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

@@ -20,11 +20,11 @@ export default function createSamekey(native, host = {}) {
   const ERROR_CODES = Object.freeze(native.errorCodes().split(','));
   const { translate, call } = translation(ERROR_CODES);
   const pack = packing(native, host, translate);
-  const { parseRfc3339, toMs, timeOf } = times(native, call);
+  const { parseRfc3339, toMs, timeOf, timeOfCall } = times(native, call);
   const json = canonicalJsonOf(native, call);
-  const ids = ulids(native, { call, packing: pack, toMs, timeOf });
+  const ids = ulids(native, { call, packing: pack, toMs, timeOf, timeOfCall });
   const content = contentKeys(native, host, { call, translate });
-  const rings = keyRings(native, { call, packing: pack, timeOf, ...ids, contentHash: content.contentHash });
+  const rings = keyRings(native, { call, packing: pack, timeOfCall, ...ids, contentHash: content.contentHash });
 
   /** Runs the embedded test vectors through this package; returns how many passed. */
   function selftest() {

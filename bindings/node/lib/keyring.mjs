@@ -4,7 +4,7 @@ import { namespaceArg, optionsArg, parentArg, schemeArg, secretArg } from './arg
 
 const ID_OPTIONS = ['time', 'timeMs', 'namespace', 'secret'];
 
-export function keyRings(native, { call, packing, timeOf, Ulid, ulidText, contentHash }) {
+export function keyRings(native, { call, packing, timeOfCall, Ulid, ulidText, contentHash }) {
   const { packRequest, withPacked, deriveText } = packing;
   // Marks a constructor call from KeyRing.fromAccept (private fields need the constructor).
   const FROM_ACCEPT = Symbol('fromAccept');
@@ -43,7 +43,7 @@ export function keyRings(native, { call, packing, timeOf, Ulid, ulidText, conten
     deriveUlid(fields, options) {
       const opts = optionsArg(options, ID_OPTIONS, 'KeyRing.deriveUlid');
       const { namespace, secret } = opts;
-      const ms = timeOf(opts);
+      const ms = timeOfCall(opts, fields);
       const end = this.#pack(fields, namespace, secret);
       return Ulid._trusted(deriveText(end, ms));
     }
@@ -51,7 +51,7 @@ export function keyRings(native, { call, packing, timeOf, Ulid, ulidText, conten
     candidateUlids(fields, options) {
       const opts = optionsArg(options, ID_OPTIONS, 'KeyRing.candidateUlids');
       const { namespace, secret } = opts;
-      const ms = timeOf(opts);
+      const ms = timeOfCall(opts, fields);
       const end = this.#pack(fields, namespace, secret);
       const words = withPacked(end, (buf) => native.candidatesPacked(buf, ms)).split(' ');
       const found = [];
@@ -62,7 +62,7 @@ export function keyRings(native, { call, packing, timeOf, Ulid, ulidText, conten
     verifyUlid(id, fields, options) {
       const opts = optionsArg(options, ID_OPTIONS, 'KeyRing.verifyUlid');
       const { namespace, secret } = opts;
-      const ms = timeOf(opts);
+      const ms = timeOfCall(opts, fields);
       const idText = ulidText(id);
       const end = this.#pack(fields, namespace, secret);
       return withPacked(end, (buf) => native.verifyPacked(buf, idText, ms));

@@ -98,13 +98,12 @@ export function packing(native, host, translate) {
    */
   function packRequest(codes, namespace, secret, fields) {
     const list = fieldList(fields);
-    if (list.length > 255) throw new TypeError('at most 255 identity fields');
-    reserve(0, codes.length + 3);
+    reserve(0, codes.length + 6);
     scratch[0] = codes.length;
     scratch.set(codes, 1);
     scratch[codes.length + 1] = secret === undefined ? 0 : 1;
-    scratch[codes.length + 2] = list.length;
-    let at = packField(namespace, codes.length + 3);
+    writeLength(list.length, codes.length + 2);
+    let at = packField(namespace, codes.length + 6);
     if (secret !== undefined) at = packField(secret, at);
     for (let i = 0; i < list.length; i++) at = packField(list[i], at);
     return at;
@@ -121,7 +120,7 @@ export function packing(native, host, translate) {
   function unpackSettings(settings, count) {
     reserve(0, settings.length);
     scratch.set(settings, 0);
-    scratch[3] = count; // after k = 1, the code and has_secret
+    writeLength(count, 3); // after k = 1, the code and has_secret
     return settings.length;
   }
 

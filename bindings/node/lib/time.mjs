@@ -1,14 +1,16 @@
 // Times as the core takes them: milliseconds since the Unix epoch (spec §8).
-import { fail, text, typeName } from './errors.mjs';
+import { fail, SamekeyError, text, typeName } from './errors.mjs';
+import { fieldList, namespaceArg } from './args.mjs';
 
 let warnedSeconds = false;
 
 /**
- * Seconds since the epoch of 2001-2286 read as milliseconds land in 1970, where an
- * immutable natural time almost never is: the id is valid, so warn (once) rather than refuse.
+ * A time that looks like seconds given as milliseconds (the core decides) is valid: warn
+ * once rather than refuse. Callers on hot paths skip the call for times of 1e10 and above,
+ * which are never lookalikes.
  */
-export function warnIfSeconds(ms) {
-  if (warnedSeconds || !(ms >= 1e9 && ms < 1e10)) return;
+export function warnIfSeconds(native, ms) {
+  if (warnedSeconds || !native.likelySeconds(ms)) return;
   warnedSeconds = true;
   const message = `time ${ms} is ${new Date(ms).toISOString()} as milliseconds; if it is seconds ` +
     `(${new Date(ms * 1000).toISOString()}), pass ${ms * 1000} or a Date`;
@@ -33,7 +35,7 @@ export function times(native, call) {
       // A host conversion, so it comes before every other check (spec §4.4); the range is
       // checked by the core in its place.
       if (!Number.isInteger(time)) fail('invalid_timestamp', `${time} is not an integer number of milliseconds`);
-      warnIfSeconds(time);
+      if (time < 1e10) warnIfSeconds(native, time);
       return time;
     }
     // Parsed, not range-checked: the core checks the range after the scheme (spec §4.4).
@@ -56,5 +58,22 @@ export function times(native, call) {
     return timeMs;
   }
 
-  return { parseRfc3339, toMs, timeOf };
+  /**
+   * The time of an id call, converted after the call's strings (spec §2.2): a time that is
+   * not one is reported only once the namespace and every text field are valid Unicode.
+   * Strings are checked only on that error, off the path of a valid call.
+   */
+  function timeOfCall(opts, fields) {
+    try {
+      return timeOf(opts);
+    } catch (e) {
+      if (e instanceof SamekeyError) {
+        namespaceArg(opts.namespace);
+        for (const f of fieldList(fields)) if (typeof f === 'string') text(f, 'field');
+      }
+      throw e;
+    }
+  }
+
+  return { parseRfc3339, toMs, timeOf, timeOfCall };
 }

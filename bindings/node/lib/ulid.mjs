@@ -6,7 +6,7 @@ import { warnIfSeconds } from './time.mjs';
 /** Rows per native call of `deriveMany`. */
 const BATCH_CHUNK = 2048;
 
-export function ulids(native, { call, packing, toMs, timeOf }) {
+export function ulids(native, { call, packing, toMs, timeOf, timeOfCall }) {
   const { packField, packRequest, packedSettings, unpackSettings, withPacked, deriveText } = packing;
   const TRUSTED = Symbol('canonical text made by the core');
 
@@ -113,12 +113,11 @@ export function ulids(native, { call, packing, toMs, timeOf }) {
       let ms;
       if (typeof time === 'number') {
         ms = time;
-        if (ms < 1e10) warnIfSeconds(ms);
+        if (ms < 1e10) warnIfSeconds(native, ms);
       } else {
-        ms = timeOf(options ?? {});
+        ms = timeOfCall(options ?? {}, fields);
       }
       const list = fieldList(fields);
-      if (list.length > 255) return this.deriveMany([ms], list.map((f) => [f]))[0];
       let end = this.#packSettings(list.length);
       for (let i = 0; i < list.length; i++) end = packField(list[i], end);
       return Ulid._trusted(deriveText(end, ms));
@@ -160,7 +159,7 @@ export function ulids(native, { call, packing, toMs, timeOf }) {
       for (let i = 0; i < list.length; i++) {
         const t = list[i];
         ms[i] = typeof t === 'number' ? t : toMs(t);
-        if (ms[i] < 1e10) warnIfSeconds(ms[i]);
+        if (ms[i] < 1e10) warnIfSeconds(native, ms[i]);
       }
       // Arrays are read in place (nothing runs between reading and hashing); other iterables once.
       const cols = columns.map((c) => (Array.isArray(c) ? c : Array.from(c)));
@@ -210,7 +209,7 @@ export function ulids(native, { call, packing, toMs, timeOf }) {
   function deriveUlid(fields, options) {
     const opts = optionsArg(options, ['time', 'timeMs', 'namespace', 'scheme', 'secret'], 'deriveUlid');
     const { namespace, scheme = 'v1', secret } = opts;
-    const ms = timeOf(opts);
+    const ms = timeOfCall(opts, fields);
     let deriver;
     try {
       deriver = deriverFor(scheme, namespaceArg(namespace), secretArg(secret));

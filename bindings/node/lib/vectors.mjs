@@ -25,7 +25,7 @@ function sorted(v) {
 
 /** Text, or `{"utf16": ...}` code units (spec §10.1) as the JS string they make, lone surrogates included. */
 function text(t) {
-  if (typeof t === 'string') return t;
+  if (typeof t === 'string' || t === null || t === undefined) return t;
   const units = [];
   for (let i = 0; i < t.utf16.length; i += 4) units.push(parseInt(t.utf16.substr(i, 4), 16));
   return String.fromCharCode(...units);
@@ -44,48 +44,48 @@ function secret(v) {
 }
 
 function ring(sk, accepted) {
-  return sk.KeyRing.fromAccept(accepted);
+  return sk.KeyRing.fromAccept(accepted.map(text));
 }
 
 const OPS = {
   ulid(sk, v) {
     const fields = v.fields.map(field);
-    const opts = { time: v.timestamp_ms, namespace: text(v.namespace), scheme: v.scheme, secret: secret(v) };
+    const opts = { time: v.timestamp_ms, namespace: text(v.namespace), scheme: text(v.scheme), secret: secret(v) };
     const id = sk.deriveUlid(fields, opts);
-    const message = sk.ulidMessage(fields, { namespace: text(v.namespace), scheme: v.scheme });
+    const message = sk.ulidMessage(fields, { namespace: text(v.namespace), scheme: text(v.scheme) });
     return { ulid: id.toString(), uuid: id.uuid, message_hex: toHex(message) };
   },
   content(sk, v) {
-    return { hash: sk.contentHash(fromHex(v.data_hex), { scheme: v.scheme }) };
+    return { hash: sk.contentHash(fromHex(v.data_hex), { scheme: text(v.scheme) }) };
   },
   content_json(sk, v) {
     // The hash first: it checks the scheme before the text (spec §6.1).
-    const hash = sk.contentHashJsonText(v.json, { scheme: v.scheme });
-    return { canonical: sk.canonicalJsonText(v.json), hash };
+    const hash = sk.contentHashJsonText(text(v.json), { scheme: text(v.scheme) });
+    return { canonical: sk.canonicalJsonText(text(v.json)), hash };
   },
   revision(sk, v) {
-    const key = sk.revisionKey(v.content_hash, { parent: parent(v), scheme: v.scheme, secret: secret(v) });
-    const message = sk.revisionMessage(v.content_hash, { parent: parent(v), scheme: v.scheme });
+    const key = sk.revisionKey(text(v.content_hash), { parent: parent(v), scheme: text(v.scheme), secret: secret(v) });
+    const message = sk.revisionMessage(text(v.content_hash), { parent: parent(v), scheme: text(v.scheme) });
     return { key, message_hex: toHex(message) };
   },
   timestamp(sk, v) {
-    return { timestamp_ms: sk.parseRfc3339(v.rfc3339) };
+    return { timestamp_ms: sk.parseRfc3339(text(v.rfc3339)) };
   },
   ulid_parse(sk, v) {
-    const id = sk.Ulid.parse(v.text);
+    const id = sk.Ulid.parse(text(v.text));
     return { ulid: id.toString(), uuid: id.uuid, timestamp_ms: id.timestampMs };
   },
   key_parse(sk, v) {
     // A ring is checked when it is made, before it parses anything (spec §9.1).
     const r = v.accepted === undefined ? undefined : ring(sk, v.accepted);
-    const parsed = { ...sk.parseKey(v.text) };
-    if (r !== undefined) parsed.scheme = r.schemeOfKey(v.text);
+    const parsed = { ...sk.parseKey(text(v.text)) };
+    if (r !== undefined) parsed.scheme = r.schemeOfKey(text(v.text));
     return parsed;
   },
   verify(sk, v) {
     const r = ring(sk, v.accepted);
     const opts = { time: v.timestamp_ms, namespace: text(v.namespace), secret: secret(v) };
-    return { scheme: r.verifyUlid(v.ulid, v.fields.map(field), opts) };
+    return { scheme: r.verifyUlid(text(v.ulid), v.fields.map(field), opts) };
   },
   candidates(sk, v) {
     const r = ring(sk, v.accepted);
@@ -95,20 +95,22 @@ const OPS = {
   },
   ring_revision(sk, v) {
     const r = ring(sk, v.accepted);
-    return { key: r.revisionKey(v.content_hash, { parent: parent(v), secret: secret(v) }) };
+    return { key: r.revisionKey(text(v.content_hash), { parent: parent(v), secret: secret(v) }) };
   },
   needs_write(sk, v) {
-    return { needs_write: sk.needsWrite(v.stored, v.incoming) };
+    return { needs_write: sk.needsWrite(text(v.stored), text(v.incoming)) };
   },
 };
 
+/** One vector's outcome. Anything it throws but a SamekeyError fails that vector alone
+ * (spec §10.1), so one bad vector never ends the run. */
 function runVector(sk, v) {
   let actual;
   try {
+    if (!Object.hasOwn(OPS, v.op)) throw new Error(`unknown op ${JSON.stringify(v.op)}`);
     actual = OPS[v.op](sk, v);
   } catch (e) {
-    if (!(e instanceof sk.SamekeyError)) throw e;
-    actual = { error: e.code };
+    actual = e instanceof sk.SamekeyError ? { error: e.code } : { exception: String(e?.stack ?? e) };
   }
   return { id: v.id, passed: same(actual, v.expect), expected: v.expect, actual };
 }

@@ -42,6 +42,11 @@ pub fn error_codes() -> String {
 }
 
 #[napi]
+pub fn likely_seconds(ms: f64) -> bool {
+    wire::likely_seconds(ms)
+}
+
+#[napi]
 pub fn json_limits() -> Vec<f64> {
     wire::json_limits().to_vec()
 }

@@ -234,20 +234,17 @@ pub fn time(obj: &Bound<'_, PyAny>) -> PyResult<Millis> {
     )))
 }
 
-/// Seconds since the epoch of 2001-2286 read as milliseconds land in 1970-1973, where an
-/// immutable natural time almost never is: the id is valid, so warn rather than refuse.
+/// A time that looks like seconds given as milliseconds (samekey::host decides) is valid,
+/// so it is a warning, not an error.
 fn warn_if_seconds(py: Python<'_>, ms: i128) -> PyResult<()> {
-    if !(1_000_000_000..10_000_000_000).contains(&ms) {
+    let Some(warning) = u64::try_from(ms)
+        .ok()
+        .and_then(samekey::host::seconds_warning)
+    else {
         return Ok(());
-    }
+    };
     let category = py.import("samekey._errors")?.getattr("SecondsWarning")?;
-    let at = |ms: i128| samekey::format_rfc3339(ms as u64).unwrap_or_default();
-    let message = format!(
-        "time={ms} is {} as milliseconds; if it is seconds ({}), pass time={} or an aware datetime",
-        at(ms),
-        at(ms * 1000),
-        ms * 1000
-    );
+    let message = format!("{warning} (time={}) or an aware datetime", ms * 1000);
     let message = std::ffi::CString::new(message).unwrap_or_default();
     PyErr::warn(py, &category, &message, 2)
 }

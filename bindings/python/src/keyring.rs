@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use samekey::timestamp::Millis;
-use samekey::{KeyRing, Scheme};
+use samekey::KeyRing;
 
 use crate::convert;
 use crate::convert::Text;
@@ -30,16 +30,20 @@ fn id_inputs(
     namespace: Option<&Bound<'_, PyAny>>,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<IdInputs> {
-    // The time is converted first, a host conversion (spec §4.4).
-    let t = convert::time_arg(fields.py(), time, time_ms)?;
+    let fields_py = fields.py();
+    // Host conversions: the strings, then the time (spec §2.2, §4.4).
+    let namespace = convert::namespace(namespace)?;
+    let fields = convert::fields(&convert::field_items(fields)?)?
+        .iter()
+        .map(|f| f.as_ref().to_vec())
+        .collect();
+    let secret = convert::secret(secret)?;
+    let t = convert::time_arg(fields_py, time, time_ms)?;
     Ok(IdInputs {
-        namespace: convert::namespace(namespace)?,
-        secret: convert::secret(secret)?,
         t,
-        fields: convert::fields(&convert::field_items(fields)?)?
-            .iter()
-            .map(|f| f.as_ref().to_vec())
-            .collect(),
+        namespace,
+        fields,
+        secret,
     })
 }
 
@@ -58,13 +62,11 @@ impl PyKeyRing {
     #[new]
     #[pyo3(signature = (primary, accepted = Vec::new()))]
     fn new(py: Python<'_>, primary: Text, accepted: Vec<Text>) -> PyResult<Self> {
-        let primary = convert::scheme(py, &primary)?;
-        let accepted: Vec<Scheme> = accepted
-            .iter()
-            .map(|s| convert::scheme(py, s))
-            .collect::<PyResult<_>>()?;
+        let names: Vec<&str> = std::iter::once(&*primary)
+            .chain(accepted.iter().map(|s| &**s))
+            .collect();
         Ok(PyKeyRing {
-            inner: KeyRing::new(primary, &accepted).py(py)?,
+            inner: samekey::host::ring(&names).py(py)?,
         })
     }
 
@@ -72,12 +74,9 @@ impl PyKeyRing {
     /// raises ``SamekeyError`` with code ``unknown_scheme``.
     #[staticmethod]
     fn from_accept(py: Python<'_>, accept: Vec<Text>) -> PyResult<Self> {
-        let accept: Vec<Scheme> = accept
-            .iter()
-            .map(|s| convert::scheme(py, s))
-            .collect::<PyResult<_>>()?;
+        let names: Vec<&str> = accept.iter().map(|s| &**s).collect();
         Ok(PyKeyRing {
-            inner: KeyRing::from_accept(&accept).py(py)?,
+            inner: samekey::host::ring(&names).py(py)?,
         })
     }
 

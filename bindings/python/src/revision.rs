@@ -32,26 +32,17 @@ pub fn revision_key(
     // The parent's text is a host conversion: before §7.3's checks.
     let parent = parent_arg(parent)?;
     let secret = convert::secret(secret)?;
-    let scheme = scheme.map(|s| convert::scheme(py, &s)).transpose()?;
-    let content = content_hash_arg(py, &content_hash)?;
-    samekey::derive_revision(
-        samekey::revision_scheme(scheme, &content),
-        parent.as_deref(),
-        &content,
-        secret.as_deref(),
-    )
-    .map(|k| k.to_string())
-    .py(py)
+    let (scheme, content) =
+        samekey::host::revision_inputs(&content_hash, scheme.as_deref()).py(py)?;
+    samekey::derive_revision(scheme, parent.as_deref(), &content, secret.as_deref())
+        .map(|k| k.to_string())
+        .py(py)
 }
 
 /// Whether `incoming` content must be written over `stored` (spec §9.3).
 #[pyfunction]
 pub fn needs_write(py: Python<'_>, stored: Option<Text>, incoming: Text) -> PyResult<bool> {
-    let stored = stored.map(|s| content_hash_arg(py, &s)).transpose()?;
-    Ok(samekey::needs_write(
-        stored.as_ref(),
-        &content_hash_arg(py, &incoming)?,
-    ))
+    samekey::host::needs_write(stored.as_deref(), &incoming).py(py)
 }
 
 /// The exact bytes hashed for a revision key (spec §7.2).
@@ -64,14 +55,9 @@ pub fn revision_message<'py>(
     scheme: Option<Text>,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
     let parent = parent_arg(parent)?;
-    let scheme = scheme.map(|s| convert::scheme(py, &s)).transpose()?;
-    let content = content_hash_arg(py, &content_hash)?;
-    let message = samekey::revision_message(
-        samekey::revision_scheme(scheme, &content),
-        parent.as_deref(),
-        &content,
-    )
-    .py(py)?;
+    let (scheme, content) =
+        samekey::host::revision_inputs(&content_hash, scheme.as_deref()).py(py)?;
+    let message = samekey::revision_message(scheme, parent.as_deref(), &content).py(py)?;
     Ok(pyo3::types::PyBytes::new(py, &message))
 }
 

@@ -181,12 +181,11 @@ impl PyUlidDeriver {
         time: Option<&Bound<'_, PyAny>>,
         time_ms: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyUlid> {
-        let t = convert::time_arg(py, time, time_ms)?.check().py(py)?;
+        // Host conversions, the strings before the time (spec §2.2), then the range.
         let items = convert::field_items(fields)?;
-        self.inner
-            .derive(t, &convert::fields(&items)?)
-            .map(PyUlid)
-            .py(py)
+        let fields = convert::fields(&items)?;
+        let t = convert::time_arg(py, time, time_ms)?.check().py(py)?;
+        self.inner.derive(t, &fields).map(PyUlid).py(py)
     }
 
     /// Ids of many rows given as columns: `derive_many(times, slugs, langs)`. Returns a
@@ -301,12 +300,13 @@ pub fn derive_ulid(
     scheme: Text,
     secret: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyUlid> {
-    // Host conversions first (time, text, bytes), then the checks in spec §4.4's order.
-    let t = convert::time_arg(py, time, time_ms)?;
+    // Host conversions first (text and bytes, then the time: spec §2.2), then the checks
+    // in spec §4.4's order.
     let namespace = convert::namespace(namespace)?;
     let secret = convert::secret(secret)?;
     let items = convert::field_items(fields)?;
     let fields = convert::fields(&items)?;
+    let t = convert::time_arg(py, time, time_ms)?;
     let scheme = convert::scheme(py, &scheme)?;
     let t = t.check_for(scheme, &namespace, secret.as_deref()).py(py)?;
     samekey::derive_ulid(scheme, t, &namespace, &fields, secret.as_deref())

@@ -41,9 +41,6 @@ def _has_surrogate(value: Any) -> bool:
     return False
 
 
-SCHEME_ERRORS = ("unknown_scheme", "scheme_not_supported")
-
-
 def _first_fault(value: Any, depth: int = 0) -> Optional[str]:
     """The §6.2 code of the first fault a Python value holds, in the order samekey
     converts it (arrays in order, objects key then value), or None."""
@@ -66,36 +63,52 @@ def _first_fault(value: Any, depth: int = 0) -> Optional[str]:
 
 
 def test_content_json_through_python_values(vectors: List[Dict[str, Any]]) -> None:
-    """Each content_json case as the Python value json.loads makes of it. Converting a
-    value comes before the scheme's checks (spec §6.2), so a fault that survives json.loads
-    is reported first; a case whose fault json.loads removes has no value to test."""
+    """Each content_json case as the Python value json.loads makes of it. Which cases this
+    path takes follows from spec §6.2 and §10.1: a text json.loads refuses has no value; one
+    it reads into other data (a duplicate member kept once) has no outcome here; every
+    other case fails with the first fault of its conversion (before the scheme's checks),
+    or else has the text's outcome. Python's ints are exact, so the integer rule holds."""
     checked = skipped = 0
     cases = [v for v in vectors if v["op"] == "content_json"]
     for v in cases:
         expect = v["expect"]
+        text, scheme = _vectors._text(v["json"]), _vectors._text(v["scheme"])
         try:
-            value = json.loads(v["json"])
+            value = json.loads(text)
         except (ValueError, RecursionError):
             assert "error" in expect, v["id"]  # text-level faults have no Python value
             skipped += 1
             continue
-        if "error" in expect:
-            if _lost_by_json_loads(v["json"]):
-                skipped += 1  # duplicate keys: json.loads keeps the last, no fault remains
-                continue
-            code = expect["error"]
-            want = _first_fault(value) or (code if code in SCHEME_ERRORS else None)
-            assert want, f"{v['id']}: json.loads accepted {v['json']!r} and left no fault"
+        fault = _first_fault(value)
+        if not fault and _lost_by_json_loads(text):
+            skipped += 1  # duplicate keys: json.loads keeps the last, the value is other data
+            continue
+        if fault or "error" in expect:
+            want = fault or expect["error"]
             with pytest.raises(samekey.SamekeyError) as err:
-                samekey.content_hash_json(value, scheme=v["scheme"])
+                samekey.content_hash_json(value, scheme=scheme)
             assert err.value.code == want, v["id"]
         else:
             assert samekey.canonical_json(value) == expect["canonical"], v["id"]
-            assert samekey.content_hash_json(value, scheme=v["scheme"]) == expect["hash"], v["id"]
+            assert samekey.content_hash_json(value, scheme=scheme) == expect["hash"], v["id"]
         checked += 1
     # Every case was either run or has no Python value; any file with a value runs some.
     assert checked + skipped == len(cases)
     assert checked or not any("error" not in v["expect"] for v in cases)
+
+
+def test_a_failing_vector_fails_alone() -> None:
+    doc = json.dumps({"schema": "samekey-test-vectors/1", "vectors": [
+        {"id": "raises", "op": "ulid", "scheme": "v1", "namespace": "", "timestamp_ms": 0,
+         "fields": 7, "expect": {}},
+        {"id": "unknown-op", "op": "frobnicate", "expect": {}},
+        {"id": "fine", "op": "content", "scheme": "v1", "data_hex": "",
+         "expect": {"hash": samekey.content_hash(b"")}},
+    ]})
+    outcomes = _vectors.run_document(doc)
+    assert [(o.id, o.passed) for o in outcomes] == [
+        ("raises", False), ("unknown-op", False), ("fine", True)]
+    assert "exception" in outcomes[0].actual
 
 
 def test_selftest_runs_the_embedded_subset() -> None:

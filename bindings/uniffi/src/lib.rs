@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use samekey::timestamp::Millis;
 use samekey::{
-    ContentHash, ContentHasher as CoreHasher, Error, KeyRing as CoreRing, Scheme, Ulid,
+    ContentHasher as CoreHasher, Error, KeyRing as CoreRing, Scheme, Ulid,
     UlidDeriver as CoreDeriver,
 };
 
@@ -255,15 +255,6 @@ pub fn content_hash_json_text(scheme_name: String, json: String) -> Result<Strin
     Ok(samekey::content_hash_json_text(s, &json)?.1.to_string())
 }
 
-fn revision_inputs(
-    scheme_name: Option<String>,
-    content_hash: &str,
-) -> Result<(Scheme, ContentHash)> {
-    let requested = scheme_name.map(|s| scheme(&s)).transpose()?;
-    let content: ContentHash = content_hash.parse()?;
-    Ok((samekey::revision_scheme(requested, &content), content))
-}
-
 /// The revision key of content on a parent (spec §7); the scheme defaults to the content's.
 #[uniffi::export]
 pub fn revision_key(
@@ -272,7 +263,7 @@ pub fn revision_key(
     parent: Option<String>,
     secret: Option<Vec<u8>>,
 ) -> Result<String> {
-    let (s, content) = revision_inputs(scheme_name, &content_hash)?;
+    let (s, content) = samekey::host::revision_inputs(&content_hash, scheme_name.as_deref())?;
     Ok(samekey::derive_revision(s, parent.as_deref(), &content, secret.as_deref())?.to_string())
 }
 
@@ -283,15 +274,22 @@ pub fn revision_message(
     content_hash: String,
     parent: Option<String>,
 ) -> Result<Vec<u8>> {
-    let (s, content) = revision_inputs(scheme_name, &content_hash)?;
+    let (s, content) = samekey::host::revision_inputs(&content_hash, scheme_name.as_deref())?;
     Ok(samekey::revision_message(s, parent.as_deref(), &content)?)
 }
 
 /// Whether `incoming` content must be written over `stored` (null: nothing stored).
 #[uniffi::export]
 pub fn needs_write(stored: Option<String>, incoming: String) -> Result<bool> {
-    let stored = stored.map(|s| s.parse::<ContentHash>()).transpose()?;
-    Ok(samekey::needs_write(stored.as_ref(), &incoming.parse()?))
+    Ok(samekey::host::needs_write(stored.as_deref(), &incoming)?)
+}
+
+/// Whether `timestamp_ms` looks like seconds given as milliseconds (spec §8.2): seconds of
+/// 2001-2286 read as milliseconds fall in 1970. The id is valid, so no call refuses it;
+/// hosts whose API takes integer milliseconds (Swift) offer this check to opt into.
+#[uniffi::export]
+pub fn likely_seconds(timestamp_ms: i64) -> bool {
+    u64::try_from(timestamp_ms).is_ok_and(samekey::host::likely_seconds)
 }
 
 /// Milliseconds since the epoch of RFC 3339 text.
@@ -335,12 +333,11 @@ pub struct KeyRing {
 impl KeyRing {
     #[uniffi::constructor]
     pub fn new(primary: String, accepted: Vec<String>) -> Result<Arc<Self>> {
-        let accepted = accepted
-            .iter()
-            .map(|s| scheme(s))
-            .collect::<Result<Vec<_>>>()?;
+        let names: Vec<&str> = std::iter::once(primary.as_str())
+            .chain(accepted.iter().map(String::as_str))
+            .collect();
         Ok(Arc::new(KeyRing {
-            inner: CoreRing::new(scheme(&primary)?, &accepted)?,
+            inner: samekey::host::ring(&names)?,
         }))
     }
 
@@ -348,12 +345,8 @@ impl KeyRing {
     /// `UnknownScheme` (spec §9.1).
     #[uniffi::constructor]
     pub fn from_accept(accept: Vec<String>) -> Result<Arc<Self>> {
-        let accept = accept
-            .iter()
-            .map(|s| scheme(s))
-            .collect::<Result<Vec<_>>>()?;
         Ok(Arc::new(KeyRing {
-            inner: CoreRing::from_accept(&accept)?,
+            inner: samekey::host::ring(&accept)?,
         }))
     }
 

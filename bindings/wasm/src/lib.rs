@@ -30,6 +30,11 @@ pub fn error_codes() -> String {
     wire::error_codes()
 }
 
+#[wasm_bindgen(js_name = likelySeconds)]
+pub fn likely_seconds(ms: f64) -> bool {
+    wire::likely_seconds(ms)
+}
+
 #[wasm_bindgen(js_name = jsonLimits)]
 pub fn json_limits() -> Vec<f64> {
     wire::json_limits().to_vec()

@@ -258,6 +258,13 @@ enum SamekeyStatus samekey_parse_rfc3339(const uint8_t *text_ptr,
 enum SamekeyStatus samekey_scheme_code(const char *scheme, uint8_t *code, char **error);
 
 /**
+ * Whether `ms` milliseconds look like seconds given by mistake (spec §8.2): seconds of
+ * 2001-2286 read as milliseconds fall in 1970. The id they derive is valid, so this is a
+ * check a caller opts into, never an error.
+ */
+bool samekey_likely_seconds(int64_t ms);
+
+/**
  * The revision key (at most 71 characters and a NUL); `scheme` NULL means the content
  * hash's own; the parent is present when `has_parent`.
  */

@@ -346,3 +346,11 @@ pub extern "C" fn samekey_scheme_code(
         set(code, wire::scheme_code(c_str(scheme)?.parse::<Scheme>()?))
     })
 }
+
+/// Whether `ms` milliseconds look like seconds given by mistake (spec §8.2): seconds of
+/// 2001-2286 read as milliseconds fall in 1970. The id they derive is valid, so this is a
+/// check a caller opts into, never an error.
+#[no_mangle]
+pub extern "C" fn samekey_likely_seconds(ms: i64) -> bool {
+    u64::try_from(ms).is_ok_and(samekey::host::likely_seconds)
+}

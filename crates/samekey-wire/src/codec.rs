@@ -46,21 +46,22 @@ impl<'a> Request<'a> {
     pub fn parse(buf: &'a [u8]) -> Result<Self> {
         let k = usize::from(*buf.first().ok_or(WireError::Malformed("empty request"))?);
         let head = buf
-            .get(1..k + 3)
+            .get(1..k + 6)
             .ok_or(WireError::Malformed("short header"))?;
         let codes = &head[..k];
         for &c in codes {
             scheme_of(c)?;
         }
-        let (has_secret, count) = (head[k] == 1, usize::from(head[k + 1]));
+        let count = u32::from_le_bytes([head[k + 1], head[k + 2], head[k + 3], head[k + 4]]);
         let mut r = Request {
             codes,
             namespace: "",
             secret: None,
-            count,
+            count: count as usize,
             buf,
-            at: k + 3,
+            at: k + 6,
         };
+        let has_secret = head[k] == 1;
         r.namespace = samekey::text::from_utf8(r.item()?)?;
         if has_secret {
             r.secret = Some(r.item()?);

@@ -20,11 +20,7 @@ pub fn prepare_deriver(scheme: &str, namespace: &str, secret: Option<&[u8]>) -> 
 /// The scheme codes of the ring of `accept` (newest first, the first is the primary);
 /// an empty list is the core's `unknown_scheme`.
 pub fn prepare_ring<S: AsRef<str>>(accept: &[S]) -> Result<Vec<u8>> {
-    let accept = accept
-        .iter()
-        .map(|s| s.as_ref().parse())
-        .collect::<core::result::Result<Vec<Scheme>, _>>()?;
-    let ring = KeyRing::from_accept(&accept)?;
+    let ring = samekey::host::ring(accept)?;
     Ok(ring.accepted().iter().map(|&s| scheme_code(s)).collect())
 }
 

@@ -7,8 +7,9 @@
 //! A packed request is
 //!
 //! ```text
-//! k, scheme codes (k bytes: the first is the primary), has_secret (0/1), field count,
-//! then length-prefixed items: namespace, [secret], fields
+//! k, scheme codes (k bytes: the first is the primary), has_secret (0/1), field count
+//! (u32 LE: any count the spec allows, §4.1), then length-prefixed items: namespace,
+//! [secret], fields
 //! ```
 //!
 //! where an item is a little-endian u32 length and its bytes, and a scheme code is the
@@ -23,12 +24,12 @@
 extern crate alloc;
 
 mod codec;
-mod host;
 mod ids;
+mod js;
 
 pub use codec::{scheme_code, Request, Result, WireError};
-pub use host::*;
 pub use ids::*;
+pub use js::*;
 
 #[cfg(test)]
 mod tests {
@@ -45,7 +46,7 @@ mod tests {
     #[test]
     fn a_timed_request_derives_what_the_request_and_its_time_derive() {
         // k = 1, scheme v1, no secret, 2 fields; namespace "", fields "slug", "en".
-        let mut packed = vec![1u8, 1, 0, 2];
+        let mut packed = vec![1u8, 1, 0, 2, 0, 0, 0];
         for item in [&b""[..], b"slug", b"en"] {
             packed.extend_from_slice(&(item.len() as u32).to_le_bytes());
             packed.extend_from_slice(item);
@@ -78,7 +79,7 @@ mod tests {
     #[test]
     fn utf16_batch_equals_the_packed_batch_and_checks_its_lengths() {
         // settings: k = 1, scheme v1, no secret, no fields; namespace "posts".
-        let mut settings = vec![1u8, 1, 0, 0];
+        let mut settings = vec![1u8, 1, 0, 0, 0, 0, 0];
         settings.extend_from_slice(&5u32.to_le_bytes());
         settings.extend_from_slice(b"posts");
         let rows = [("caf\u{e9}", "en"), ("x\u{1F600}", "fr")];

@@ -38,6 +38,17 @@ pub fn key_in_ring<S: AsRef<str>>(names: &[S], text: &str) -> Result<Key> {
     ring(names)?.parse_key(text)
 }
 
+/// The content hash of `data` under the scheme named `scheme` (spec §5).
+pub fn content_hash(scheme: &str, data: &[u8]) -> Result<ContentHash> {
+    crate::content::content_hash(scheme.parse()?, data)
+}
+
+/// The canonical text and content hash of JSON text under the scheme named `scheme`: the
+/// scheme's errors before the text's (spec §6.1).
+pub fn content_hash_json_text(scheme: &str, json: &str) -> Result<(String, ContentHash)> {
+    crate::jcs::content_hash_json_text(scheme.parse()?, json)
+}
+
 /// The scheme a revision is derived under and the parsed content hash, checked in spec
 /// §7.3's order: the requested scheme's name (`unknown_scheme`), then the content hash
 /// (`invalid_key`); `None` derives under the content hash's own scheme.

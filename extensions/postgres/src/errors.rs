@@ -54,19 +54,6 @@ impl Raise for samekey::Error {
     }
 }
 
-impl Raise for samekey_wire::WireError {
-    fn raise(self) -> ! {
-        match self {
-            samekey_wire::WireError::Core(e) => raise(e),
-            // Only packed requests are malformed; the string functions used here take none.
-            samekey_wire::WireError::Malformed(why) => refuse(
-                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-                format!("samekey: {why}"),
-            ),
-        }
-    }
-}
-
 /// The value, or the error raised.
 pub(crate) trait OrRaise<T> {
     fn or_raise(self) -> T;

@@ -2,14 +2,15 @@
 
 use pgrx::prelude::*;
 use pgrx::{JsonB, PgSqlErrorCode};
-use samekey_wire as host;
 
 use crate::errors::{refuse, OrRaise};
 
 /// The content hash of bytes, e.g. `sha256:…` under v1.
 #[pg_extern(immutable, parallel_safe, name = "samekey_content_hash")]
 fn content_hash_bytes(scheme: &str, data: &[u8]) -> String {
-    host::content_hash(data, scheme).or_raise()
+    samekey::host::content_hash(scheme, data)
+        .or_raise()
+        .to_string()
 }
 
 /// The content hash of text: its UTF-8 bytes.
@@ -22,7 +23,10 @@ fn content_hash_text(scheme: &str, data: &str) -> String {
 /// application's for the same document, whatever its key order or spacing.
 #[pg_extern(immutable, parallel_safe, name = "samekey_content_hash_json")]
 fn content_hash_json_text(scheme: &str, json: &str) -> String {
-    host::content_hash_json_text(json, scheme).or_raise()
+    samekey::host::content_hash_json_text(scheme, json)
+        .or_raise()
+        .1
+        .to_string()
 }
 
 /// jsonb is refused: it has already dropped duplicate keys (keeping the last) and
@@ -64,7 +68,7 @@ CREATE FUNCTION samekey_canonical_json("json" json) RETURNS text
 /// The canonical text of JSON (spec §6.1), the bytes a JSON content hash hashes.
 #[pg_extern(immutable, parallel_safe, name = "samekey_canonical_json")]
 fn canonical_json_text(json: &str) -> String {
-    host::canonical_json_text(json).or_raise()
+    samekey::canonicalize_json_text(json).or_raise()
 }
 
 #[pg_extern(immutable, parallel_safe, name = "samekey_canonical_json")]
@@ -81,7 +85,7 @@ fn revision_key(
     parent: Option<&str>,
     content_hash: Option<&str>,
 ) -> Option<String> {
-    let (scheme, content) = host::revision_inputs(content_hash?, scheme).or_raise();
+    let (scheme, content) = samekey::host::revision_inputs(content_hash?, scheme).or_raise();
     Some(
         samekey::derive_revision(scheme, parent, &content, None)
             .or_raise()
@@ -97,7 +101,7 @@ fn revision_key_keyed(
     content_hash: Option<&str>,
     secret: Option<&[u8]>,
 ) -> Option<String> {
-    let (scheme, content) = host::revision_inputs(content_hash?, scheme).or_raise();
+    let (scheme, content) = samekey::host::revision_inputs(content_hash?, scheme).or_raise();
     Some(
         samekey::derive_revision(scheme, parent, &content, Some(secret?))
             .or_raise()
@@ -112,6 +116,6 @@ fn revision_message(
     parent: Option<&str>,
     content_hash: Option<&str>,
 ) -> Option<Vec<u8>> {
-    let (scheme, content) = host::revision_inputs(content_hash?, scheme).or_raise();
+    let (scheme, content) = samekey::host::revision_inputs(content_hash?, scheme).or_raise();
     Some(samekey::revision_message(scheme, parent, &content).or_raise())
 }

@@ -10,13 +10,7 @@ use crate::time;
 
 /// A ring from scheme names, primary first; checked before anything else (§9.1).
 fn ring(accepted: Array<&str>) -> KeyRing {
-    let names = elements(accepted.iter());
-    let schemes = names
-        .iter()
-        .map(|n| n.parse::<Scheme>())
-        .collect::<samekey::Result<Vec<_>>>()
-        .or_raise();
-    KeyRing::from_accept(&schemes).or_raise()
+    samekey::host::ring(&elements(accepted.iter())).or_raise()
 }
 
 /// The schemes a ring accepts, primary first, then newest to oldest (a name given twice
@@ -278,5 +272,5 @@ fn samekey_key_parse(
 /// is `invalid_key`, never a change (spec §9.3). A NULL `incoming` gives NULL.
 #[pg_extern(immutable, parallel_safe)]
 fn samekey_needs_write(stored: Option<&str>, incoming: Option<&str>) -> Option<bool> {
-    Some(samekey_wire::needs_write(stored, incoming?).or_raise())
+    Some(samekey::host::needs_write(stored, incoming?).or_raise())
 }

@@ -64,11 +64,17 @@ def _sql_text(t: Union[str, Json]) -> str:
     return s
 
 
+# A timestamptz holds about -2.1e14 to 9.2e15 ms; a vector's time beyond that is given as
+# a bound of the same sign that it holds, out of range for samekey as the value is, so the
+# range check fails in its place (spec §4.4, §10.1).
+TIMESTAMPTZ_MS = (-200_000_000_000_000, 9_000_000_000_000_000)
+
+
 def _ms(v: Json) -> int:
     t = v["timestamp_ms"]
     if isinstance(t, float) and not t.is_integer():
         raise HostError("invalid_timestamp")
-    return int(t)
+    return min(max(int(t), TIMESTAMPTZ_MS[0]), TIMESTAMPTZ_MS[1])
 
 
 def _fields(v: Json) -> Tuple[str, Sequence[Union[str, bytes]]]:
@@ -96,14 +102,16 @@ def _one(con: psycopg.Connection, sql: str, params: Json) -> Any:
 
 def _ring(con: psycopg.Connection, v: Json) -> Json:
     """The ring is checked when it is made, before the host converts other inputs."""
-    accepted = [str(s) for s in v["accepted"]]
+    accepted = [_sql_text(s) for s in v["accepted"]]
     _one(con, "SELECT samekey_ring_schemes(%(a)s::text[])", {"a": accepted})
     return {"accepted": accepted}
 
 
 def _ulid(con: psycopg.Connection, v: Json) -> Json:
-    params: Json = {"ms": _ms(v), "scheme": v["scheme"], "ns": _sql_text(v["namespace"])}
+    # The strings are converted before the time (spec §2.2).
+    params: Json = {"scheme": _sql_text(v["scheme"]), "ns": _sql_text(v["namespace"])}
     fields, params["fields"] = _fields(v)
+    params["ms"] = _ms(v)
     args = f"%(scheme)s, {TIME}, %(ns)s, {fields}{_secret(v, params)}"
     ulid = _one(con, f"SELECT samekey_ulid({args})", params)
     uuid = _one(con, f"SELECT samekey_ulid_uuid({args})::text", params)
@@ -112,12 +120,12 @@ def _ulid(con: psycopg.Connection, v: Json) -> Json:
 
 
 def _content(con: psycopg.Connection, v: Json) -> Json:
-    params = {"s": v["scheme"], "d": bytes.fromhex(v["data_hex"])}
+    params = {"s": _sql_text(v["scheme"]), "d": bytes.fromhex(v["data_hex"])}
     return {"hash": _one(con, "SELECT samekey_content_hash(%(s)s, %(d)s::bytea)", params)}
 
 
 def _content_json(con: psycopg.Connection, v: Json) -> Json:
-    params = {"s": v["scheme"], "j": _sql_text(v["json"])}
+    params = {"s": _sql_text(v["scheme"]), "j": _sql_text(v["json"])}
     # The hash first: it checks the scheme before the text (spec §6.1).
     hashed = _one(con, "SELECT samekey_content_hash_json(%(s)s, %(j)s::text)", params)
     canonical = _one(con, "SELECT samekey_canonical_json(%(j)s::text)", params)
@@ -129,7 +137,8 @@ def _parent(v: Json) -> Optional[str]:
 
 
 def _revision(con: psycopg.Connection, v: Json) -> Json:
-    params: Json = {"s": v.get("scheme"), "p": _parent(v), "h": v["content_hash"]}
+    scheme = None if v.get("scheme") is None else _sql_text(v["scheme"])
+    params: Json = {"s": scheme, "p": _parent(v), "h": _sql_text(v["content_hash"])}
     args = f"%(s)s::text, %(p)s::text, %(h)s::text{_secret(v, params)}"
     key = _one(con, f"SELECT samekey_revision_key({args})", params)
     message = _one(con, "SELECT encode(samekey_revision_message(%(s)s::text, %(p)s::text, %(h)s::text), 'hex')", params)
@@ -150,10 +159,11 @@ def _ulid_parse(con: psycopg.Connection, v: Json) -> Json:
 
 
 def _key_parse(con: psycopg.Connection, v: Json) -> Json:
-    params = {"k": _sql_text(v["text"])}
+    # The ring first (spec §9.1), then the text's conversion.
+    params = _ring(con, v) if "accepted" in v else {}
+    params["k"] = _sql_text(v["text"])
     scheme = None
     if "accepted" in v:
-        params.update(_ring(con, v))
         scheme = _one(con, "SELECT samekey_key_scheme(%(accepted)s::text[], %(k)s)", params)
     kind, own, canonical = _one(con, "SELECT kind, scheme, canonical FROM samekey_key_parse(%(k)s)", params)
     return {"kind": kind, "scheme": scheme or own, "canonical": canonical}
@@ -161,16 +171,18 @@ def _key_parse(con: psycopg.Connection, v: Json) -> Json:
 
 def _verify(con: psycopg.Connection, v: Json) -> Json:
     params = _ring(con, v)
-    params.update({"id": _sql_text(v["ulid"]), "ms": _ms(v), "ns": _sql_text(v["namespace"])})
+    params.update({"id": _sql_text(v["ulid"]), "ns": _sql_text(v["namespace"])})
     fields, params["fields"] = _fields(v)
+    params["ms"] = _ms(v)
     args = f"%(accepted)s::text[], %(id)s, {TIME}, %(ns)s, {fields}{_secret(v, params)}"
     return {"scheme": _one(con, f"SELECT samekey_verify({args})", params)}
 
 
 def _candidates(con: psycopg.Connection, v: Json) -> Json:
     params = _ring(con, v)
-    params.update({"ms": _ms(v), "ns": _sql_text(v["namespace"])})
+    params.update({"ns": _sql_text(v["namespace"])})
     fields, params["fields"] = _fields(v)
+    params["ms"] = _ms(v)
     args = f"%(accepted)s::text[], {TIME}, %(ns)s, {fields}{_secret(v, params)}"
     rows = con.execute(f"SELECT scheme, ulid FROM samekey_candidates({args})", params).fetchall()
     return {"candidates": [{"scheme": s, "ulid": u} for s, u in rows]}
@@ -178,13 +190,14 @@ def _candidates(con: psycopg.Connection, v: Json) -> Json:
 
 def _ring_revision(con: psycopg.Connection, v: Json) -> Json:
     params = _ring(con, v)
-    params.update({"p": _parent(v), "h": v["content_hash"]})
+    params.update({"p": _parent(v), "h": _sql_text(v["content_hash"])})
     args = f"%(accepted)s::text[], %(p)s::text, %(h)s::text{_secret(v, params)}"
     return {"key": _one(con, f"SELECT samekey_ring_revision_key({args})", params)}
 
 
 def _needs_write(con: psycopg.Connection, v: Json) -> Json:
-    params = {"s": v["stored"], "i": v["incoming"]}
+    stored = None if v["stored"] is None else _sql_text(v["stored"])
+    params = {"s": stored, "i": _sql_text(v["incoming"])}
     return {"needs_write": _one(con, "SELECT samekey_needs_write(%(s)s::text, %(i)s::text)", params)}
 
 
@@ -207,7 +220,10 @@ def run_vector(con: psycopg.Connection, v: Json) -> Optional[Outcome]:
         actual = {"error": e.code}
     except psycopg.Error as e:
         found = CODE.match(e.diag.message_primary or "")
-        if not found:
-            raise
-        actual, sqlstate = {"error": found.group(1)}, e.sqlstate
+        if found:
+            actual, sqlstate = {"error": found.group(1)}, e.sqlstate
+        else:  # not samekey's error: this vector fails alone (spec §10.1)
+            actual, sqlstate = {"exception": str(e)}, e.sqlstate
+    except Exception as e:  # noqa: BLE001 - this vector's failure, not the run's
+        actual = {"exception": repr(e)}
     return Outcome(v["id"], actual == v["expect"], v["expect"], actual, sqlstate)

@@ -55,47 +55,50 @@ def _time(v: Json) -> Any:
 
 
 def _ring(v: Json) -> "samekey.KeyRing":
-    return samekey.KeyRing.from_accept(v["accepted"])
+    return samekey.KeyRing.from_accept([_text(name) for name in v["accepted"]])
 
 
 def _ulid(v: Json) -> Json:
     fields = [_field(f) for f in v["fields"]]
     ulid = samekey.derive_ulid(fields, time=_time(v), namespace=_text(v["namespace"]),
-                               scheme=v["scheme"], secret=_secret(v))
-    message = samekey.ulid_message(fields, namespace=_text(v["namespace"]), scheme=v["scheme"])
+                               scheme=_text(v["scheme"]), secret=_secret(v))
+    message = samekey.ulid_message(fields, namespace=_text(v["namespace"]),
+                                   scheme=_text(v["scheme"]))
     return {"ulid": str(ulid), "uuid": str(ulid.uuid), "message_hex": message.hex()}
 
 
 def _content(v: Json) -> Json:
-    return {"hash": samekey.content_hash(bytes.fromhex(v["data_hex"]), scheme=v["scheme"])}
+    return {"hash": samekey.content_hash(bytes.fromhex(v["data_hex"]), scheme=_text(v["scheme"]))}
 
 
 def _content_json(v: Json) -> Json:
     # The hash first: it checks the scheme before the text (spec §6.1).
-    hashed = samekey.content_hash_json_text(v["json"], scheme=v["scheme"])
-    return {"canonical": samekey.canonical_json_text(v["json"]), "hash": hashed}
+    text = _text(v["json"])
+    hashed = samekey.content_hash_json_text(text, scheme=_text(v["scheme"]))
+    return {"canonical": samekey.canonical_json_text(text), "hash": hashed}
 
 
 def _revision(v: Json) -> Json:
-    key = samekey.revision_key(v["content_hash"], parent=_parent(v), scheme=v["scheme"],
+    key = samekey.revision_key(_text(v["content_hash"]), parent=_parent(v), scheme=_text(v["scheme"]),
                                secret=_secret(v))
-    message = samekey.revision_message(v["content_hash"], parent=_parent(v), scheme=v["scheme"])
+    message = samekey.revision_message(_text(v["content_hash"]), parent=_parent(v),
+                                       scheme=_text(v["scheme"]))
     return {"key": key, "message_hex": message.hex()}
 
 
 def _timestamp(v: Json) -> Json:
-    return {"timestamp_ms": samekey.parse_rfc3339(v["rfc3339"])}
+    return {"timestamp_ms": samekey.parse_rfc3339(_text(v["rfc3339"]))}
 
 
 def _ulid_parse(v: Json) -> Json:
-    u = samekey.Ulid.parse(v["text"])
+    u = samekey.Ulid.parse(_text(v["text"]))
     return {"ulid": str(u), "uuid": str(u.uuid), "timestamp_ms": u.timestamp_ms}
 
 
 def _key_parse(v: Json) -> Json:
-    text: str = v["text"]
     # A ring is checked when it is made, before it parses anything (spec §9.1).
     ring = _ring(v) if "accepted" in v else None
+    text = _text(v["text"])
     parsed: Json = samekey.parse_key(text)._asdict()
     if ring is not None:
         parsed = {**parsed, "scheme": ring.scheme_of_key(text)}
@@ -104,7 +107,7 @@ def _key_parse(v: Json) -> Json:
 
 def _verify(v: Json) -> Json:
     ring = _ring(v)
-    scheme = ring.verify_ulid(v["ulid"], [_field(f) for f in v["fields"]], time=_time(v),
+    scheme = ring.verify_ulid(_text(v["ulid"]), [_field(f) for f in v["fields"]], time=_time(v),
                               namespace=_text(v["namespace"]), secret=_secret(v))
     return {"scheme": scheme}
 
@@ -117,11 +120,13 @@ def _candidates(v: Json) -> Json:
 
 def _ring_revision(v: Json) -> Json:
     ring = _ring(v)
-    return {"key": ring.revision_key(v["content_hash"], parent=_parent(v), secret=_secret(v))}
+    return {"key": ring.revision_key(_text(v["content_hash"]), parent=_parent(v),
+                                     secret=_secret(v))}
 
 
 def _needs_write(v: Json) -> Json:
-    return {"needs_write": samekey.needs_write(v["stored"], v["incoming"])}
+    stored = None if v["stored"] is None else _text(v["stored"])
+    return {"needs_write": samekey.needs_write(stored, _text(v["incoming"]))}
 
 
 OPS: Dict[str, Callable[[Json], Json]] = {
@@ -133,10 +138,14 @@ OPS: Dict[str, Callable[[Json], Json]] = {
 
 
 def run_vector(v: Json) -> Outcome:
+    """One vector's outcome; anything it raises but a SamekeyError fails that vector alone
+    (spec §10.1), so one bad vector never ends the run."""
     try:
         actual = OPS[v["op"]](v)
     except samekey.SamekeyError as e:
         actual = {"error": e.code}
+    except Exception as e:  # noqa: BLE001 - reported as this vector's failure
+        actual = {"exception": repr(e)}
     return Outcome(v["id"], actual == v["expect"], v["expect"], actual)
 
 

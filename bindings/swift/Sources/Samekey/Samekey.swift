@@ -1731,6 +1731,19 @@ public func deriveUlid(schemeName: String, timestampMs: Int64, namespace: String
 })
 }
 /**
+ * Whether `timestamp_ms` looks like seconds given as milliseconds (spec §8.2): seconds of
+ * 2001-2286 read as milliseconds fall in 1970. The id is valid, so no call refuses it;
+ * hosts whose API takes integer milliseconds (Swift) offer this check to opt into.
+ */
+public func likelySeconds(timestampMs: Int64) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_samekey_uniffi_fn_func_likely_seconds(
+        FfiConverterInt64.lower(timestampMs),uniffiCallStatus
+    )
+})
+}
+/**
  * Whether `incoming` content must be written over `stored` (null: nothing stored).
  */
 public func needsWrite(stored: String?, incoming: String)throws  -> Bool  {
@@ -1859,6 +1872,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_samekey_uniffi_checksum_func_derive_ulid() != 38722) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_samekey_uniffi_checksum_func_likely_seconds() != 26024) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_samekey_uniffi_checksum_func_needs_write() != 18003) {

@@ -358,6 +358,11 @@ RustBuffer uniffi_samekey_uniffi_fn_func_content_hash_json_text(RustBuffer schem
 RustBuffer uniffi_samekey_uniffi_fn_func_derive_ulid(RustBuffer scheme_name, int64_t timestamp_ms, RustBuffer namespace, RustBuffer fields, RustBuffer secret, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_FUNC_LIKELY_SECONDS
+#define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_FUNC_LIKELY_SECONDS
+int8_t uniffi_samekey_uniffi_fn_func_likely_seconds(int64_t timestamp_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_FUNC_NEEDS_WRITE
 #define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_FN_FUNC_NEEDS_WRITE
 int8_t uniffi_samekey_uniffi_fn_func_needs_write(RustBuffer stored, RustBuffer incoming, RustCallStatus *_Nonnull out_status
@@ -685,6 +690,12 @@ uint16_t uniffi_samekey_uniffi_checksum_func_content_hash_json_text(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_FUNC_DERIVE_ULID
 #define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_FUNC_DERIVE_ULID
 uint16_t uniffi_samekey_uniffi_checksum_func_derive_ulid(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_FUNC_LIKELY_SECONDS
+#define UNIFFI_FFIDEF_UNIFFI_SAMEKEY_UNIFFI_CHECKSUM_FUNC_LIKELY_SECONDS
+uint16_t uniffi_samekey_uniffi_checksum_func_likely_seconds(void
     
 );
 #endif

@@ -21,7 +21,7 @@ static int passed, failed;
     }                                                                      \
   } while (0)
 
-/* A packed request (see samekey-wire): k, scheme codes, has_secret, count, then items. */
+/* A packed request (see samekey-wire): k, scheme codes, has_secret, u32 LE count, then items. */
 static size_t put_item(uint8_t *buf, size_t at, const void *data, uint32_t len) {
   buf[at] = len & 255;
   buf[at + 1] = (len >> 8) & 255;
@@ -36,7 +36,10 @@ static size_t pack(uint8_t *buf, uint8_t scheme, const char *ns, const char **fi
   buf[at++] = 1;
   buf[at++] = scheme;
   buf[at++] = 0;
-  buf[at++] = n;
+  buf[at++] = n; /* the count is a u32, little-endian */
+  buf[at++] = 0;
+  buf[at++] = 0;
+  buf[at++] = 0;
   at = put_item(buf, at, ns, (uint32_t)strlen(ns));
   for (uint8_t i = 0; i < n; i++) at = put_item(buf, at, fields[i], (uint32_t)strlen(fields[i]));
   return at;
@@ -67,7 +70,8 @@ int main(void) {
   int64_t times[3] = {1, 2, 3};
   uint8_t rows[512];
   size_t at = 0;
-  rows[at++] = 1; rows[at++] = code; rows[at++] = 0; rows[at++] = 0;
+  rows[at++] = 1; rows[at++] = code; rows[at++] = 0;
+  rows[at++] = 0; rows[at++] = 0; rows[at++] = 0; rows[at++] = 0; /* no fields: u32 LE */
   at = put_item(rows, at, "", 0);
   for (int i = 0; i < 3; i++) at = put_item(rows, at, "row", 3);
   uint8_t many[48];

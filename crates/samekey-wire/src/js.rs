@@ -18,7 +18,7 @@ pub fn json_limits() -> [f64; 2] {
 }
 
 pub fn content_hash(data: &[u8], scheme: &str) -> Result<String> {
-    Ok(samekey::content_hash(scheme.parse()?, data)?.to_string())
+    Ok(samekey::host::content_hash(scheme, data)?.to_string())
 }
 
 /// JSON text that `JSON.stringify` wrote from a checked JS value (spec §6.2).
@@ -41,8 +41,9 @@ pub fn content_hash_json_value(json: &str, scheme: &str) -> Result<String> {
 }
 
 pub fn content_hash_json_text(json: &str, scheme: &str) -> Result<String> {
-    let scheme: Scheme = scheme.parse()?;
-    Ok(samekey::content_hash_json_text(scheme, json)?.1.to_string())
+    Ok(samekey::host::content_hash_json_text(scheme, json)?
+        .1
+        .to_string())
 }
 
 /// The scheme defaults to the content hash's own.
@@ -67,6 +68,14 @@ pub fn revision_message(
 
 pub fn needs_write(stored: Option<&str>, incoming: &str) -> Result<bool> {
     Ok(samekey::host::needs_write(stored, incoming)?)
+}
+
+/// Whether a JavaScript number of milliseconds looks like seconds (`samekey::host`). The
+/// JS layer words the warning with `Date`: the core's date formatting would add 4 KB
+/// (gzipped) to the WebAssembly download.
+pub fn likely_seconds(ms: f64) -> bool {
+    let whole = (0.0..1e19).contains(&ms) && ms == (ms as u64) as f64;
+    whole && samekey::host::likely_seconds(ms as u64)
 }
 
 pub fn parse_rfc3339(text: &str) -> Result<f64> {
