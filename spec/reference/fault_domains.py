@@ -169,11 +169,16 @@ DOMAINS = {
 
 
 def reorderings(order: list) -> list[list]:
-    """Every permutation of a short list; of a long one, every move of a check to just
-    before an earlier one, which swaps the order of each pair of checks."""
+    """Every permutation of a short list. Of a long one (8! orders would take minutes), every
+    move of a check to just before an earlier one, which swaps each pair of checks, and
+    every permutation of its last six checks (the checks after the host conversions)."""
     if len(order) <= 6:
         return [list(p) for p in itertools.permutations(order) if list(p) != order]
-    return pair_moves(order)
+    head, tail = order[:-6], order[-6:]
+    out = pair_moves(order)
+    out += [x for x in (head + list(p) for p in itertools.permutations(tail))
+            if x != order and x not in out]
+    return out
 
 
 def pair_moves(order: list) -> list[list]:

@@ -55,3 +55,37 @@ fn the_committed_file_covers_every_error_code_it_can_carry() {
     }
     assert!(doc["vectors"].as_array().unwrap().len() >= 150);
 }
+
+#[test]
+fn a_vector_that_cannot_run_fails_alone() {
+    let hash = samekey::content_hash(samekey::Scheme::V1, b"")
+        .unwrap()
+        .to_string();
+    let doc = serde_json::json!({
+        "schema": "samekey-test-vectors/1",
+        "vectors": [
+            { "id": "bad-fields", "op": "ulid", "scheme": "v1", "namespace": "",
+              "timestamp_ms": 0, "fields": 7, "expect": {} },
+            { "id": "unknown-op", "op": "frobnicate", "expect": {} },
+            { "op": "content", "scheme": "v1", "data_hex": "", "expect": {} },
+            { "id": "fine", "op": "content", "scheme": "v1", "data_hex": "",
+              "expect": { "hash": hash } },
+        ],
+    });
+    let outcomes = runner::run_document(&doc).expect("a well-formed document");
+    let got: Vec<(&str, bool)> = outcomes.iter().map(|o| (o.id.as_str(), o.passed)).collect();
+    assert_eq!(
+        got,
+        [
+            ("bad-fields", false),
+            ("unknown-op", false),
+            ("#2", false),
+            ("fine", true)
+        ]
+    );
+    assert!(
+        outcomes[1].detail.contains("frobnicate"),
+        "{}",
+        outcomes[1].detail
+    );
+}

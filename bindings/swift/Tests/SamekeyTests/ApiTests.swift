@@ -44,6 +44,14 @@ final class ApiTests: XCTestCase {
         XCTAssertTrue(try needsWrite(stored: nil, incoming: hash))
     }
 
+    func testSecondsAreToldFromMilliseconds() {
+        // A Unix time in seconds (2024-05-01) given where milliseconds go: a valid id of
+        // January 1970 that no call refuses, so the check is one to opt into.
+        XCTAssertTrue(likelySeconds(timestampMs: 1_714_564_800))
+        XCTAssertFalse(likelySeconds(timestampMs: 1_714_564_800_000))
+        XCTAssertFalse(likelySeconds(timestampMs: -1_714_564_800))
+    }
+
     func testVersionIsTheWorkspaceVersion() throws {
         let cargo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../../Cargo.toml").standardized
