@@ -467,6 +467,8 @@ vectors: setup
 lint:
     cargo fmt --all --check
     cargo check -q -p samekey --no-default-features --features serde
+    cargo clippy -q -p samekey-cli --no-default-features -- -D warnings
+    ! cargo tree -q -p samekey-cli --no-default-features -e normal --prefix none | grep -E '^(tokio|sqlx|axum|hyper) ' || { echo "samekey-cli without serve still depends on the registry's stack"; exit 1; }
     cargo clippy --workspace --all-targets --all-features -- -D warnings
     target/tools/actionlint -version 2>/dev/null | grep -qx {{actionlint_version}} || GOBIN="$PWD/target/tools" go install github.com/rhysd/actionlint/cmd/actionlint@{{actionlint_version}}
     target/tools/actionlint

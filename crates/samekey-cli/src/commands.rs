@@ -77,11 +77,13 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Verify(a) => verify(a),
         Command::Batch(a) => run_batch(a),
         Command::Vectors(a) => run_vectors(a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => serve(a),
     }
     .map(|()| ExitCode::SUCCESS)
 }
 
+#[cfg(feature = "serve")]
 fn serve(args: samekey_registry::ServeArgs) -> Result<()> {
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| CliError::io(Path::new("tokio runtime"), e))?;

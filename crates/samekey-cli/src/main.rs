@@ -41,6 +41,7 @@ pub enum Command {
     /// Serve the revision registry over HTTP (SQLite file by default, or PostgreSQL).
     ///
     /// Example: samekey serve --database sqlite:registry.db --listen 127.0.0.1:8080
+    #[cfg(feature = "serve")]
     Serve(samekey_registry::ServeArgs),
 }
 
