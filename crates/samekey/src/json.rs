@@ -162,7 +162,7 @@ impl<'t> Build<'t> for Tree {
     }
     fn object_end(&mut self, object: Self::Object) -> Result<Value> {
         // Checked here as well as in canonicalization so that a parse error names it.
-        crate::jcs::check_unique_keys(&object.0)?;
+        check_unique_keys(&object.0)?;
         Ok(Value::Object(object.0))
     }
 }
@@ -489,6 +489,21 @@ fn plain_len(s: &[u8]) -> usize {
         .iter()
         .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
         .unwrap_or(tail.len())
+}
+
+/// Members in canonical order, or `duplicate_key`. (One sort for parsing and writing:
+/// every extra instantiation of a sort is code in the WebAssembly download.)
+pub(crate) fn sorted_members(members: &[(String, Value)]) -> Result<Vec<&(String, Value)>> {
+    let mut sorted: Vec<&(String, Value)> = members.iter().collect();
+    sorted.sort_by(|a, b| crate::key_order::utf16_cmp(&a.0, &b.0));
+    if let Some(w) = sorted.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(Error::DuplicateKey(w[0].0.clone()));
+    }
+    Ok(sorted)
+}
+
+pub(crate) fn check_unique_keys(members: &[(String, Value)]) -> Result<()> {
+    sorted_members(members).map(|_| ())
 }
 
 #[cfg(test)]

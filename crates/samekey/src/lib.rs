@@ -45,6 +45,7 @@ pub mod host;
 mod jcs;
 mod json;
 mod key;
+mod key_order;
 mod keyring;
 mod number;
 pub mod record;
