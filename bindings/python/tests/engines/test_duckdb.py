@@ -87,3 +87,30 @@ def test_settings_are_checked_when_registering(con: Any) -> None:
     with pytest.raises(samekey.SamekeyError) as e:
         samekey.duckdb.register(con, fields=0)
     assert e.value.code == "no_fields"
+
+
+def test_milliseconds_through_make_timestamptz_whatever_the_time_zone(
+        con: Any, ulid_vectors: List[Dict[str, Any]]) -> None:
+    rows = _text_vectors(ulid_vectors, "v1", 2)
+    samekey.duckdb.register(con, fields=2)
+    for zone in ("UTC", "America/New_York", "Asia/Kolkata"):
+        con.execute(f"SET TimeZone = '{zone}'")
+        got = [con.execute("SELECT samekey_ulid(make_timestamptz(?::BIGINT * 1000), ?, ?)",
+                           [int(v["timestamp_ms"]), *v["fields"]]).fetchone()[0] for v in rows]
+        assert got == [v["expect"]["ulid"] for v in rows], zone
+
+
+def test_a_second_register_fails_before_registering_anything(con: Any) -> None:
+    samekey.duckdb.register(con, fields=1)
+    with pytest.raises(ValueError, match="samekey_content_hash is already a function"):
+        samekey.duckdb.register(con, fields=1, name="other_ulid", scheme="v2")
+    functions = {n for (n,) in con.sql("SELECT function_name FROM duckdb_functions()").fetchall()}
+    assert "other_ulid" not in functions  # nothing of the refused call was registered
+    with pytest.raises(ValueError, match="lower is already a function"):
+        samekey.duckdb.register(con, fields=1, name="lower", content_hash_name=None)
+    # The first registration still works, and other names register beside it.
+    samekey.duckdb.register(con, fields=1, name="other_ulid", content_hash_name=None, scheme="v2")
+    got = con.execute("SELECT samekey_ulid(TIMESTAMPTZ '2024-05-01 12:00:00+00', 'x'), "
+                      "other_ulid(TIMESTAMPTZ '2024-05-01 12:00:00+00', 'x')").fetchone()
+    assert got == (str(samekey.derive_ulid(["x"], time_ms=1714564800000)),
+                   str(samekey.derive_ulid(["x"], time_ms=1714564800000, scheme="v2")))
