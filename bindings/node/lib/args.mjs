@@ -1,5 +1,24 @@
 // Checks of the arguments the API takes, before they reach the backend.
-import { text, typeName } from './errors.mjs';
+import { SamekeyError, text, typeName } from './errors.mjs';
+
+/**
+ * `fn()` with the call's strings converted first (spec §2.2: a host conversion, before a
+ * time's and every check): when `fn` fails with a SamekeyError (a time that is no time, a
+ * scheme's error), a lone surrogate in the namespace or a text field is reported instead.
+ * The strings are checked only on that error, off the path of a valid call; the one place
+ * the JS layer orders checks, since JS strings are converted here, not in the core.
+ */
+export function stringsFirst(namespace, fields, fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof SamekeyError) {
+      namespaceArg(namespace);
+      for (const f of fieldList(fields)) if (typeof f === 'string') text(f, 'field');
+    }
+    throw e;
+  }
+}
 
 /**
  * An options object, refusing keys the function does not know: a misspelt option

@@ -1,6 +1,6 @@
 // Times as the core takes them: milliseconds since the Unix epoch (spec §8).
-import { fail, SamekeyError, text, typeName } from './errors.mjs';
-import { fieldList, namespaceArg } from './args.mjs';
+import { fail, text, typeName } from './errors.mjs';
+import { stringsFirst } from './args.mjs';
 
 let warnedSeconds = false;
 
@@ -58,21 +58,9 @@ export function times(native, call) {
     return timeMs;
   }
 
-  /**
-   * The time of an id call, converted after the call's strings (spec §2.2): a time that is
-   * not one is reported only once the namespace and every text field are valid Unicode.
-   * Strings are checked only on that error, off the path of a valid call.
-   */
+  /** The time of an id call, converted after the call's strings (`stringsFirst`). */
   function timeOfCall(opts, fields) {
-    try {
-      return timeOf(opts);
-    } catch (e) {
-      if (e instanceof SamekeyError) {
-        namespaceArg(opts.namespace);
-        for (const f of fieldList(fields)) if (typeof f === 'string') text(f, 'field');
-      }
-      throw e;
-    }
+    return stringsFirst(opts.namespace, fields, () => timeOf(opts));
   }
 
   return { parseRfc3339, toMs, timeOf, timeOfCall };

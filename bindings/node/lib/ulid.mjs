@@ -1,6 +1,6 @@
 // ULIDs: the Ulid value, derivers (one id, many rows) and the message behind an id (spec §4).
 import { text, typeName } from './errors.mjs';
-import { fieldList, namespaceArg, optionsArg, schemeArg, secretArg } from './args.mjs';
+import { fieldList, namespaceArg, optionsArg, schemeArg, secretArg, stringsFirst } from './args.mjs';
 import { warnIfSeconds } from './time.mjs';
 
 /** Rows per native call of `deriveMany`. */
@@ -210,15 +210,7 @@ export function ulids(native, { call, packing, toMs, timeOf, timeOfCall }) {
     const opts = optionsArg(options, ['time', 'timeMs', 'namespace', 'scheme', 'secret'], 'deriveUlid');
     const { namespace, scheme = 'v1', secret } = opts;
     const ms = timeOfCall(opts, fields);
-    let deriver;
-    try {
-      deriver = deriverFor(scheme, namespaceArg(namespace), secretArg(secret));
-    } catch (e) {
-      // A field that is not valid Unicode is a host conversion, reported before the
-      // scheme's checks (spec §4.4); checked only here, off the path of a valid call.
-      for (const f of fieldList(fields)) if (typeof f === 'string') text(f, 'field');
-      throw e;
-    }
+    const deriver = stringsFirst(namespace, fields, () => deriverFor(scheme, namespaceArg(namespace), secretArg(secret)));
     return deriver.derive(fields, { timeMs: ms });
   }
 
