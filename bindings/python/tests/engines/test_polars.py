@@ -13,6 +13,7 @@ import pytest
 import samekey
 import samekey.arrow
 import samekey.polars as skp
+from samekey._vectors import _text
 
 Settings = Tuple[str, str, Any, int]
 
@@ -25,7 +26,7 @@ def _groups(ulid_vectors: List[Dict[str, Any]]) -> Dict[Settings, List[Dict[str,
             continue
         if not isinstance(v["namespace"], str) or not v["fields"]:
             continue
-        key = (v["scheme"], v["namespace"], v.get("secret_hex"), len(v["fields"]))
+        key = (_text(v["scheme"]), v["namespace"], v.get("secret_hex"), len(v["fields"]))
         groups.setdefault(key, []).append(v)
     assert groups
     return groups

@@ -17,6 +17,7 @@ from pyspark.sql import functions as F
 import samekey
 import samekey.arrow
 import samekey.spark as sks
+from samekey._vectors import _text
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def _text_groups(ulid_vectors: List[Dict[str, Any]]) -> Dict[Any, List[Dict[str,
             continue
         if not all(isinstance(f, str) for f in v["fields"]):
             continue
-        key = (v["scheme"], v["namespace"], v.get("secret_hex"), len(v["fields"]))
+        key = (_text(v["scheme"]), v["namespace"], v.get("secret_hex"), len(v["fields"]))
         groups.setdefault(key, []).append(v)
     assert groups
     return groups
