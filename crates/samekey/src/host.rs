@@ -16,7 +16,7 @@
 use alloc::string::String;
 
 use crate::content::ContentHash;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::key::Key;
 use crate::keyring::KeyRing;
 use crate::revision::revision_scheme;
@@ -96,18 +96,6 @@ pub fn seconds_warning(ms: u64) -> Option<String> {
         "time {ms} is {as_ms} as milliseconds; if it is seconds ({as_s}), pass {}",
         ms * 1000
     ))
-}
-
-impl KeyRing {
-    /// A content hash or revision key text, parsed (`invalid_key`), whose scheme the ring
-    /// accepts (`scheme_not_accepted`), in that order (spec §9.1).
-    pub fn parse_key(&self, text: impl AsRef<str>) -> Result<Key> {
-        let key: Key = text.as_ref().parse()?;
-        if !self.accepts(key.scheme()) {
-            return Err(Error::SchemeNotAccepted(key.scheme().as_str()));
-        }
-        Ok(key)
-    }
 }
 
 #[cfg(test)]

@@ -149,7 +149,15 @@ impl KeyRing {
     /// Which accepted scheme a key text belongs to: a revision key (`rev:v1:...`) or a
     /// content hash (`sha256:...`, `blake3:...`).
     pub fn scheme_of_key(&self, key: &str) -> Result<Scheme> {
-        self.require_accepted(key.parse::<Key>()?.scheme())
+        self.parse_key(key).map(|k| k.scheme())
+    }
+
+    /// A content hash or revision key text, parsed (`invalid_key`), whose scheme the ring
+    /// accepts (`scheme_not_accepted`), in that order (spec §9.1).
+    pub fn parse_key(&self, text: impl AsRef<str>) -> Result<Key> {
+        let key: Key = text.as_ref().parse()?;
+        self.require_accepted(key.scheme())?;
+        Ok(key)
     }
 
     /// Which accepted scheme derived `id` from these inputs (primary tried first), or
