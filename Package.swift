@@ -2,15 +2,22 @@
 // The Swift package Samekey, at the repository root so that it can be a remote dependency:
 //   .package(url: "https://github.com/samekey/samekey", from: "0.1.0")
 // Its Swift API (bindings/swift/Sources/Samekey/Samekey.swift) and C header are generated
-// by uniffi from bindings/uniffi and committed; `just test-swift` checks they are fresh.
+// by uniffi from bindings/uniffi and committed; `cargo xtask generate swift` checks they are fresh.
 // The Rust core arrives as a static library, without unsafeFlags (which SwiftPM refuses
 // in a versioned dependency):
 //   - Linux: a system library found through pkg-config (samekey-uniffi.pc), installed
 //     from the release's samekey-swift-<version>-linux-<arch>.tar.gz (bindings/swift/README.md).
 //   - Apple platforms: an XCFramework the release workflow builds on macOS and attaches
-//     to the GitHub release; its URL and checksum are written into this file in the
-//     tagged release commit.
+//     to the GitHub release (`just swift::xcframework`); the tagged release commit sets
+//     the two constants below (`cargo xtask swift-release VERSION CHECKSUM`).
+//     SAMEKEY_XCFRAMEWORK=<path> uses a local one instead (the release's own test).
+import Foundation
 import PackageDescription
+
+// The release whose XCFramework Apple platforms download, and that file's checksum
+// (`swift package compute-checksum`). Written by the release workflow only.
+let xcframeworkRelease = "v0.1.0"
+let xcframeworkChecksum = "0000000000000000000000000000000000000000000000000000000000000000"
 
 #if os(Linux)
 let core: Target = .systemLibrary(
@@ -19,10 +26,12 @@ let core: Target = .systemLibrary(
     pkgConfig: "samekey-uniffi"
 )
 #else
-let core: Target = .binaryTarget(
+let core: Target = ProcessInfo.processInfo.environment["SAMEKEY_XCFRAMEWORK"].map {
+    .binaryTarget(name: "SamekeyFFI", path: $0)
+} ?? .binaryTarget(
     name: "SamekeyFFI",
-    url: "https://github.com/samekey/samekey/releases/download/v0.1.0/SamekeyFFI.xcframework.zip",
-    checksum: "0000000000000000000000000000000000000000000000000000000000000000" // set by the release workflow
+    url: "https://github.com/samekey/samekey/releases/download/\(xcframeworkRelease)/SamekeyFFI.xcframework.zip",
+    checksum: xcframeworkChecksum
 )
 #endif
 

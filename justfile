@@ -1,61 +1,109 @@
 # samekey: one Rust core, the same keys in every language.
-# `just` lists the recipes. On a fresh machine use ./dev, which installs just first.
+#
+# The front door: `build`, `test`, `dist`, `bench`, `lint`, `generate`. Each binding,
+# the extension and the registry own their recipes in their folder's justfile (a module:
+# `just python::test`, `just --list python`); the names of the earlier single justfile
+# (`just test-python`, `just dist-go`, ...) are aliases of them. On a fresh machine use
+# ./dev, which installs just first.
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
+# The C ABI (crates/samekey-ffi): static library, header, C test under valgrind.
+mod ffi 'crates/samekey-ffi'
+# The samekey command (crates/samekey-cli): release archives and their install tests.
+mod cli 'crates/samekey-cli'
+# The revision registry (crates/samekey-registry): scenarios, faults, benchmark.
+mod registry 'crates/samekey-registry'
+# Python (bindings/python): the package, its wheels, and the data engines.
+mod python 'bindings/python'
+# Node (bindings/node): the napi addon package and the npm release.
+mod node 'bindings/node'
+# WebAssembly (bindings/wasm): samekey-wasm for browsers and Node.
+mod wasm 'bindings/wasm'
+# Go (bindings/go): cgo over the C ABI, and the module as its proxy serves it.
+mod go 'bindings/go'
+# Kotlin/JVM (bindings/kotlin): uniffi + JNA, deployed to a file:// Maven repository.
+mod kotlin 'bindings/kotlin'
+# Swift (bindings/swift): uniffi, SwiftPM.
+mod swift 'bindings/swift'
+# The PostgreSQL extension (extensions/postgres, pgrx, its own toolchain).
+mod postgres 'extensions/postgres'
+
 # Seconds each fuzz target runs in `just fuzz`.
 fuzz_seconds := env_var_or_default("FUZZ_SECONDS", "60")
+actionlint_version := "v1.7.12"
 
-# Where setup-swift puts a Debian trixie root with swiftlang, when the machine has no swift.
-swift_root := justfile_directory() / ".swiftroot"
-
+[private]
 default:
-    @just --list
+    @just --list --list-submodules
 
-# Nothing else installs system packages (scripts/check_system_installs.py checks it).
 # Every Debian package any recipe needs, in one apt-get install, before any server starts.
+# Nothing else installs system packages (scripts/check_system_installs.py checks it).
+[doc("Every Debian package any recipe needs, before any server starts")]
 setup-system:
     scripts/setup-system.sh
 
 # Install what the recipes need (idempotent; fast when already installed).
 setup: setup-system
-    rustup component add clippy rustfmt >/dev/null 2>&1 || true
     python3 -m pip install --quiet --disable-pip-version-check -r spec/reference/requirements.txt
+
+# The pinned release tools (scripts/dist-tools.sh): maturin, ziglang, twine, auditwheel,
+# pypiserver and cargo-zigbuild. Every dist recipe runs it; release jobs run it once.
+[doc("The pinned release tools (maturin, zig, twine, cargo-zigbuild...)")]
+setup-dist-tools:
+    scripts/dist-tools.sh
 
 # The main job: build what ships: the samekey CLI (target/release/samekey), the Python
 # wheel and sdist (target/python-dist) and the npm packages samekey and samekey-wasm
 # (target/npm).
-build: setup python-dist setup-node setup-wasm
+[doc("The main job: the CLI, the Python wheel and sdist, the npm packages")]
+build: setup python::wheel node::setup wasm::setup
     cargo build --release -p samekey-cli
     mkdir -p target/npm && cd bindings/node && npm pack --silent --pack-destination ../../target/npm >/dev/null
     cd bindings/wasm && npm pack --silent --pack-destination ../../target/npm >/dev/null
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-vectors check-versions lint check-targets test-environment test-ffi test-go test-go-dist test-kotlin test-swift test-python-sdist test-dist-fast test-node-pack test-node test-wasm test-rust test-registry test-registry-faults test-examples test-python test-engines test-postgres-extension test-small-vectors
+test: setup check-generated lint check-targets test-environment ffi::test go::test go::test-dist kotlin::test swift::test python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines postgres::test test-small-vectors
+
+# Every generated file (C header, uniffi Swift sources, TypeScript error union, Go
+# sentinels, test vectors) rewritten, and every version pin checked: cargo xtask.
+[doc("Rewrite every generated file and check every pin (cargo xtask generate-all)")]
+generate: setup
+    cargo xtask generate-all
+
+# Fails, naming the command to run, when a generated file is stale or a pin drifted.
+[doc("Fail, naming the command, when a generated file or a pin is stale")]
+check-generated: setup
+    cargo xtask generate-all --mode check
 
 # cargo check of each crate that ships for a target, its build scripts compiled by the
 # release's compilers, warnings denied: Linux gnu and musl and macOS on x86_64 and
 # aarch64, Windows x64, wasm32 (TARGET... for some). A check: no codegen, no linking.
 # Every release target compiles.
+[doc("Every release target compiles (cargo check per target, warnings denied)")]
 check-targets *targets: setup-dist-tools
     scripts/check-targets.sh {{targets}}
 
 # System packages come only from setup-system; scripts/postgres.sh restarts a server
 # whose binary an upgrade replaced; check-targets fails a change that breaks only a
-# non-Linux target; no binding copies a host rule of samekey::host (check_host_rules.py).
+# non-Linux target; no binding copies a host rule of samekey::host (check_host_rules.py);
+# a rebuilt core is relinked into the Go package.
 # What keeps a run from breaking on a new machine or another platform, or drifting.
-test-environment: setup-system
+[doc("What keeps a run from breaking on a new machine or another platform")]
+test-environment: setup-system ffi::build
     python3 scripts/check_system_installs.py --self-test
     python3 scripts/check_system_installs.py
     python3 scripts/check_host_rules.py --self-test
     python3 scripts/check_host_rules.py
     scripts/test-postgres-restart.sh
     scripts/test-check-targets.sh
+    bindings/go/scripts/test-relink.sh
 
 # Every runner works with any valid vector file, not only ours (spec §10.1): the Rust,
 # Python, Node, WebAssembly and Go runners on test-vectors/small.json, whose cases and
 # counts differ (Kotlin and Swift run it in their own recipes). Run after their setups.
+[doc("Every runner on test-vectors/small.json, not only ours")]
 test-small-vectors:
     #!/usr/bin/env bash
     set -euo pipefail
@@ -64,10 +112,11 @@ test-small-vectors:
     (cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider tests/test_vectors.py | tail -n 1)
     (cd bindings/node && node --test test/vectors.test.js | grep -E "^# (pass|fail)")
     (cd bindings/wasm && SAMEKEY_JS_PACKAGE="$PWD/pkg/node.cjs" node --test ../node/test/vectors.test.js | grep -E "^# (pass|fail)")
-    (cd bindings/go && {{go_env}} go test -count=1 -run 'TestEveryVector' -v . | grep -E "vectors from|^(ok|FAIL)")
+    (cd bindings/go && scripts/go.sh test -count=1 -run 'TestEveryVector' -v . | grep -E "vectors from|^(ok|FAIL)")
 
-# The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests.
-# SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
+# The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus and vector tests, and the
+# maintainers' tool. SAMEKEY_VECTORS=FILE makes the vector tests read FILE.
+[doc("The Rust core and CLI: unit, property, RFC 8785, fuzz-corpus, vectors")]
 test-rust:
     #!/usr/bin/env bash
     set -uo pipefail
@@ -78,392 +127,75 @@ test-rust:
     rm -f "$log"
     exit "$status"
 
-# The revision registry (crates/samekey-registry), every scenario on SQLite and on a
-# PostgreSQL from Debian's packages that scripts/postgres.sh installs and starts on
-# 127.0.0.1 (SAMEKEY_TEST_POSTGRES names another server instead).
-test-registry: setup-system
-    #!/usr/bin/env bash
-    set -euo pipefail
-    export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
-    cargo test -p samekey-registry --no-fail-fast
-
 # The upsert pipelines of examples/ on real databases: Node + better-sqlite3, Python +
 # PostgreSQL (scripts/postgres.sh), Go + FerretDB (built from examples/ferretdb), with a
 # lost acknowledgement injected by examples/faultproxy.py; then the three output files of
 # the same input must be the same bytes.
-test-examples: setup-system setup-node setup-python setup-go
+[doc("The upsert pipelines of examples/ on real databases, faults injected")]
+test-examples: setup-system node::setup python::setup ffi::build
     #!/usr/bin/env bash
     set -euo pipefail
     out="$PWD/target/examples/out"
     rm -rf "$out"
     export SAMEKEY_EXAMPLES_OUT="$out"
     export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
+    gosh="$PWD/bindings/go/scripts/go.sh"
     (cd examples/node && npm install --no-audit --no-fund --loglevel=error && node --test test/)
-    {{python_venv}}/bin/python -m pip install --quiet --disable-pip-version-check -r examples/python/requirements.txt
-    (cd examples/python && ../../{{python_venv}}/bin/python -m pytest -q test_pipeline.py)
+    bindings/python/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r examples/python/requirements.txt
+    (cd examples/python && ../../bindings/python/.venv/bin/python -m pytest -q test_pipeline.py)
     (cd examples/ferretdb && go build -o ../../target/examples/ferretdb .)
-    (cd examples/go && {{go_env}} go vet ./... && SAMEKEY_FERRETDB="$PWD/../../target/examples/ferretdb" {{go_env}} go test -count=1 -race ./...)
+    (cd examples/go && "$gosh" vet ./... && SAMEKEY_FERRETDB="$PWD/../../target/examples/ferretdb" "$gosh" test -count=1 -race ./...)
     cmp "$out/node.tsv" "$out/python.tsv" && cmp "$out/node.tsv" "$out/go.tsv"
     echo "examples: node, python and go wrote the same $(wc -l < "$out/node.tsv") lines (ids, hashes, actions)"
-
-# Disk full (SQLite and PostgreSQL), I/O errors, kill -9 mid-commit, PostgreSQL crashed
-# and restarted, its connections cut, wall-clock jumps, unwritable databases at start;
-# every client answer recorded and checked against what the registry holds afterwards.
-# Needs root: it mounts tmpfs filesystems and runs PostgreSQL servers of its own.
-# The registry under storage, process and clock faults.
-test-registry-faults: setup-system
-    #!/usr/bin/env bash
-    set -euo pipefail
-    if [ "$(id -u)" != 0 ]; then
-      echo "test-registry-faults: not run: it needs root (tmpfs mounts, PostgreSQL as its own user)" >&2
-      exit 1
-    fi
-    cargo test -p samekey-registry --test faults --test history -- --include-ignored --test-threads=1
-
-# Registrations per second, p50/p99, at concurrency 1 and 32, SQLite and PostgreSQL, next
-# to direct SQL inserts of the same rows.
-bench-registry: setup-system
-    #!/usr/bin/env bash
-    set -euo pipefail
-    export SAMEKEY_BENCH_POSTGRES="${SAMEKEY_BENCH_POSTGRES:-$(scripts/postgres.sh)}"
-    cargo bench -p samekey-registry --bench registry
-
-python_venv := "bindings/python/.venv"
-
-# A virtualenv with the Python package installed from its source (pip install ./bindings/python).
-setup-python:
-    test -x {{python_venv}}/bin/python || python3 -m venv {{python_venv}}
-    {{python_venv}}/bin/python -m pip install --quiet --disable-pip-version-check "./bindings/python[test]"
-
-# The Python binding: pytest (every vector, SAMEKEY_VECTORS honoured), mypy --strict, and
-# stubtest (the .pyi against the installed native module).
-test-python: setup-python
-    cd bindings/python && .venv/bin/python -m mypy --strict --no-incremental tests python/samekey examples
-    cd bindings/python && .venv/bin/python -m mypy.stubtest --mypy-config-file pyproject.toml samekey
-    {{python_venv}}/bin/python -c "import samekey; print('selftest ok:', samekey.selftest(), 'vectors')"
-    cd bindings/python && .venv/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/engines
-
-engines_venv := "bindings/python/.venv-engines"
-
-# A virtualenv with the samekey wheel (built from the source as pip builds it) and the
-# pinned data engines of bindings/python/tests/engines/requirements.txt, and nothing else.
-setup-engines:
-    test -x {{engines_venv}}/bin/python || python3 -m venv {{engines_venv}}
-    rm -rf target/python-engines
-    {{engines_venv}}/bin/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w target/python-engines ./bindings/python
-    {{engines_venv}}/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/python-engines/samekey-*.whl
-    {{engines_venv}}/bin/python -m pip install --quiet --disable-pip-version-check -r bindings/python/tests/engines/requirements.txt
-
-# samekey in pyarrow, Polars, DuckDB and Apache Spark (master local[2] on Java 17): every
-# ulid vector through each, a 1M-row Spark job against the single-machine batch, and the
-# modules' doctests. A skipped test fails the run.
-test-engines: setup-engines
-    cd bindings/python && .venv-engines/bin/python -m pytest -q -p no:cacheprovider tests/engines
-    cd /tmp && {{justfile_directory()}}/{{engines_venv}}/bin/python -m pytest -q -p no:cacheprovider --doctest-modules --pyargs samekey.arrow samekey.polars samekey.duckdb
-
-pg_ext_venv := "extensions/postgres/.venv"
-
-# The PostgreSQL extension (extensions/postgres, pgrx 0.19.4 on Rust 1.96 by its own
-# toolchain file), packaged and installed from its tarball into the project's PostgreSQL
-# as a user installs it; cargo-pgrx, Debian's server headers and libclang once per machine.
-setup-postgres-extension: setup-engines
-    scripts/postgres-extension.sh install
-    test -x {{pg_ext_venv}}/bin/python || python3 -m venv {{pg_ext_venv}}
-    {{pg_ext_venv}}/bin/python -m pip install --quiet --disable-pip-version-check -r extensions/postgres/tests/requirements.txt
-    {{pg_ext_venv}}/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/python-engines/samekey-*.whl
-
-# CREATE EXTENSION samekey on the project's PostgreSQL (scripts/postgres.sh), then every
-# vector through SQL, errors and their SQLSTATEs included (and test-vectors/small.json),
-# a generated column against the Python binding, an expression index, a 1M-row backfill,
-# a parallel plan and an identity trigger; the crate's fmt and clippy.
-test-postgres-extension: setup-postgres-extension
-    #!/usr/bin/env bash
-    set -euo pipefail
-    export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
-    cd extensions/postgres
-    CARGO_TARGET_DIR=../../target/postgres cargo fmt --check
-    CARGO_TARGET_DIR=../../target/postgres cargo clippy --release --quiet -- -D warnings
-    .venv/bin/python -m pytest -q -p no:cacheprovider tests
-    SAMEKEY_VECTORS="$PWD/../../test-vectors/small.json" .venv/bin/python -m pytest -q -p no:cacheprovider -s tests/test_vectors.py | grep -E "vectors ran|passed|failed"
-
-# Rows per second of samekey_ulid against the closest built-in expression,
-# encode(sha256(convert_to(slug || ':' || lang, 'UTF8')), 'hex'), on the same table.
-bench-postgres-extension: setup-postgres-extension
-    SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}" {{pg_ext_venv}}/bin/python extensions/postgres/bench/bench.py
-
-# The extension's tarballs (one per PostgreSQL major version installed) in
-# target/dist/postgres, with INSTALL.md.
-dist-postgres:
-    scripts/postgres-extension.sh package
-
-dist_tools := "target/dist-tools"
-zigbuild_version := "0.24.1"
-actionlint_version := "v1.7.12"
-
-# The pinned release tools: maturin, ziglang, twine, auditwheel, pypiserver (PyPI) and
-# cargo-zigbuild (crates.io).
-setup-dist-tools:
-    test -x {{dist_tools}}/bin/python || python3 -m venv {{dist_tools}}
-    {{dist_tools}}/bin/pip install --quiet --disable-pip-version-check -r scripts/dist-requirements.txt
-    cargo zigbuild --version 2>/dev/null | grep -qx "cargo-zigbuild {{zigbuild_version}}" || cargo install --locked cargo-zigbuild --version {{zigbuild_version}}
 
 # Every release artifact in target/dist/, with SHA256SUMS: the Python wheels of every
 # release target and the sdist (python/), the npm packages (npm/), the crates (crates/),
 # the CLI archives (cli/), the Go module as its proxy serves it (go/proxy), the Kotlin
 # artifact in a Maven repository (maven/), the Swift package's Linux archives (swift/),
 # the PostgreSQL extension's tarballs (postgres/).
-dist: dist-python dist-node dist-crates dist-cli dist-go dist-kotlin dist-swift dist-postgres
+[doc("Every release artifact in target/dist, with SHA256SUMS")]
+dist: python::dist node::dist dist-crates cli::dist go::dist kotlin::dist swift::dist postgres::dist
     cd target/dist && find python npm crates cli go/proxy maven swift postgres -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
-
-# Python wheels for the targets given (every release target by default) and the sdist.
-dist-python *targets: setup-dist-tools
-    scripts/dist-python.sh {{targets}}
 
 # The crates for crates.io, each verified by building it from its package (the ones it
 # depends on come from a local overlay registry, in dependency order). cargo reuses a
 # copy of an overlay crate it extracted before when the version is the same, so copies
 # left by an earlier run go first: otherwise a crate is verified against old sources.
+[doc("The crates for crates.io, each verified from its package")]
 dist-crates:
     rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/samekey*-[0-9]*
     cargo package --locked -p samekey -p samekey-vectors -p samekey-registry -p samekey-cli
     mkdir -p target/dist/crates && cp target/package/*.crate target/dist/crates/
 
-# The samekey command as release archives for the targets given (every release target
-# by default).
-dist-cli *targets: setup-dist-tools
-    scripts/dist-cli.sh {{targets}}
-
-# npm packages for the platforms given (every release platform by default): the addon
-# packages, the main package naming them, samekey-wasm.
-dist-node *platforms: setup-dist-tools setup-node setup-wasm
-    node scripts/dist-node.mjs {{platforms}}
-
 # The whole release matrix, built and installed from local registries where it can run here.
-test-dist: dist check-dist
-    scripts/test-go-proxy.sh --all
-    scripts/test-kotlin-repo.sh --all
-    scripts/test-cli-archives.sh
-    {{dist_tools}}/bin/python scripts/check_cli.py target/dist/cli
-    just test-bundlers
+[doc("The whole release matrix, built and installed from local registries")]
+test-dist: dist check-dist go::test-proxy-all kotlin::test-repo-all cli::test-dist wasm::test-bundlers
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the macOS arm64
 # wheel (a link that check-targets cannot see: macOS frameworks through zig's stubs), the
 # linux-x64 npm packages (gnu, musl), checked as check-dist says; samekey-wasm bundled by
 # esbuild (ESM and IIFE) in Chromium; the crates packaged and verified.
-test-dist-fast: setup-dist-tools setup-node setup-wasm
+[doc("What CI runs of test-dist: a wheel per OS, linux-x64 npm, esbuild, crates")]
+test-dist-fast:
     rm -rf target/dist/python target/dist/npm
-    scripts/dist-python.sh x86_64-unknown-linux-gnu aarch64-apple-darwin
-    node scripts/dist-node.mjs linux-x64-gnu linux-x64-musl
+    just python::dist x86_64-unknown-linux-gnu aarch64-apple-darwin
+    just node::dist linux-x64-gnu linux-x64-musl
     just check-dist
-    just test-bundlers esbuild esbuild-iife
+    just wasm::test-bundlers esbuild esbuild-iife
     just dist-crates
 
 # The Python and npm artifacts in target/dist, installed as users would: from pypiserver
 # into a Debian bullseye root (glibc 2.31) and, for aarch64, under qemu-user; the sdist
 # without Rust; from Verdaccio into fresh projects; then read with tools.
-check-dist: setup-dist-tools
-    scripts/test-python-index.sh
-    scripts/test-sdist-no-rust.sh
-    {{dist_tools}}/bin/python scripts/check_wheels.py target/dist/python
-    scripts/test-npm-registry.sh
-    {{dist_tools}}/bin/python scripts/check_npm.py target/dist/npm
+[doc("The Python and npm artifacts of target/dist installed as users would")]
+check-dist: python::check-dist node::check-dist
 
-# Build the Python sdist and install it into a fresh virtualenv (what PyPI users get).
-test-python-sdist: setup-python
-    #!/usr/bin/env bash
-    set -euo pipefail
-    out=$(mktemp -d)
-    {{python_venv}}/bin/python -m pip install --quiet "maturin==1.16.0"
-    (cd bindings/python && .venv/bin/maturin sdist -o "$out")
-    python3 -m venv "$out/venv"
-    "$out/venv/bin/pip" install --quiet "$out"/samekey-*.tar.gz
-    "$out/venv/bin/python" -c "import samekey; print('sdist selftest ok:', samekey.selftest(), 'vectors')"
-    rm -rf "$out"
-
-# Build the Python wheel (abi3, one per platform) and sdist into target/python-dist.
-python-dist: setup-python
-    {{python_venv}}/bin/python -m pip install --quiet "maturin==1.16.0"
-    cd bindings/python && .venv/bin/maturin build --release --sdist -o ../../target/python-dist
-
-# The npm package's dependencies and its native addon (bindings/node/samekey.<platform>.node).
-setup-node:
-    cd bindings/node && npm ci --no-audit --no-fund --loglevel=error
-    cd bindings/node && npx napi build --platform --release --no-js --dts native.d.ts
-
-# The Node binding: tsc --strict over every export, selftest, then node --test (every
-# vector; SAMEKEY_VECTORS honoured).
-test-node: setup-node
-    cd bindings/node && npx tsc -p test/tsconfig.json
-    cd bindings/node && node -e "console.log('selftest ok:', require('samekey').selftest(), 'vectors')"
-    cd bindings/node && node --test test/
-
-# Pack the npm package and install the tarball into a fresh project; require and import it.
-test-node-pack: setup-node
-    #!/usr/bin/env bash
-    set -euo pipefail
-    out=$(mktemp -d)
-    (cd bindings/node && npm pack --silent --pack-destination "$out" >/dev/null)
-    cd "$out" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error ./samekey-*.tgz
-    node -e "console.log('packed require ok:', require('samekey').selftest(), 'vectors')"
-    node --input-type=module -e "import { selftest } from 'samekey'; console.log('packed import ok:', selftest(), 'vectors')"
-    rm -rf "$out"
-
-wasm_bindgen_version := "0.2.130"
-
-# The wasm target, the wasm-bindgen CLI of exactly the crate's version, Chromium, the npm
-# packages, and the built package (bindings/wasm/pkg).
-setup-wasm: setup-system
-    rustup target add wasm32-unknown-unknown >/dev/null 2>&1
-    wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen {{wasm_bindgen_version}}" || cargo install wasm-bindgen-cli --version {{wasm_bindgen_version}}
-    cd bindings/wasm && npm ci --no-audit --no-fund --loglevel=error
-    cd bindings/wasm && node scripts/build.mjs
-
-# samekey-wasm packed and installed into a fresh project, bundled as a user would (esbuild
-# ESM and IIFE/ES2020 by default; also vite and webpack), every vector in Chromium.
-test-bundlers *builders="esbuild esbuild-iife vite webpack": setup-wasm
-    cd bindings/wasm && node test/bundle/run.mjs {{builders}}
-
-# The WASM package: the Node binding's API tests against it (every vector; SAMEKEY_VECTORS
-# honoured), the size budget, and every vector inside headless Chromium.
-test-wasm: setup-wasm
-    cd bindings/wasm && SAMEKEY_JS_PACKAGE="$PWD/pkg/node.cjs" SAMEKEY_JS_MODULE="$PWD/pkg/node.mjs" node --test ../node/test/vectors.test.js ../node/test/api.test.js ../node/test/esm.test.mjs test/size.test.mjs test/browser.test.mjs
-
-cbindgen_version := "0.29.2"
-
-# The C ABI's static library (target/release/libsamekey_ffi.a) and its tools.
-setup-ffi: setup-system
-    cbindgen --version 2>/dev/null | grep -qx "cbindgen {{cbindgen_version}}" || cargo install cbindgen --version {{cbindgen_version}}
-    cargo build --release -p samekey-ffi
-
-# Regenerate the committed C header.
-ffi-header: setup-ffi
-    cd crates/samekey-ffi && cbindgen --config cbindgen.toml --crate samekey-ffi --output include/samekey.h
-
-# The C ABI: the committed header equals a fresh cbindgen run, and a C program using it
-# runs clean under valgrind --leak-check=full.
-test-ffi: setup-ffi
-    #!/usr/bin/env bash
-    set -euo pipefail
-    fresh=$(mktemp)
-    (cd crates/samekey-ffi && cbindgen --quiet --config cbindgen.toml --crate samekey-ffi --output "$fresh")
-    diff -u crates/samekey-ffi/include/samekey.h "$fresh" || { echo "samekey.h is stale: run just ffi-header"; exit 1; }
-    rm -f "$fresh"
-    gcc -std=c11 -Wall -Wextra -Werror -g -I crates/samekey-ffi/include crates/samekey-ffi/tests/c/test_samekey.c       target/release/libsamekey_ffi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o target/test_samekey_c
-    valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=1 -q target/test_samekey_c
-
-# The Go package in a checkout: the host's static library linked into bindings/go/lib
-# where a release carries the prebuilt ones (gitignored; see bindings/go/README.md).
-setup-go: setup-ffi
-    #!/usr/bin/env bash
-    set -euo pipefail
-    dir="bindings/go/lib/$(go env GOOS)-$(go env GOARCH)"
-    ln -sfn "$PWD/target/release/libsamekey_ffi.a" "$dir/libsamekey_ffi.a"
-
-# cgo caches a package by its flags, not by the static library it links: the library's
-# hash in CGO_CFLAGS makes a rebuilt core relink. Prefix every go command of a checkout.
-go_env := 'CGO_CFLAGS="-O2 -g -DSAMEKEY_FFI_BUILD=$(sha256sum ' + justfile_directory() + '/target/release/libsamekey_ffi.a | cut -c1-16)"'
-
-# The Go package (cgo over the C ABI): go vet, then every vector and the API tests under
-# the race detector (SAMEKEY_VECTORS honoured).
-test-go: setup-go
-    cd bindings/go && {{go_env}} go vet ./... && {{go_env}} go test -race -count=1 -v ./... 2>&1 | grep -vE '^(=== (RUN|PAUSE|CONT)|\?   )' | tail -n 20
-
-# Go per id: DeriveULID, the Deriver and the batch calls against the pure-Go peer
-# (crypto/sha256 + encoding/base32), interleaved rounds, and the cost of each step.
-bench-go rounds="9": setup-go
-    cd bindings/go && {{go_env}} go test -count=1 -run TestSpeedTable -samekey.rounds={{rounds}} -v . | grep -E '^\s+(\||[0-9]+ rounds)' | sed 's/^ *//'
-
-# The Go module as a release publishes it, for the platforms given (every release
-# platform by default): target/dist/go/module (the tagged tree) and target/dist/go/proxy.
-dist-go *platforms: setup-dist-tools
-    scripts/dist-go.sh {{platforms}}
-
-# The Go module from a GOPROXY=file:// directory into a fresh module, no cargo on PATH:
-# vectors, CGO_ENABLED=0's message, a static musl binary in an empty root. What `just
-# test` runs; test-dist adds glibc 2.17 on bullseye, arm64 under qemu, Windows and macOS.
-test-go-dist: (dist-go "linux-amd64" "linux-amd64-musl")
-    scripts/test-go-proxy.sh
-
-# The uniffi library (dev profile: fast to build) and the Kotlin and Swift sources that
-# the workspace's own uniffi-bindgen generates from it (target/uniffi/).
-generate-bindings:
-    rm -rf target/uniffi
-    cargo build -p samekey-uniffi --features bindgen
-    ./target/debug/uniffi-bindgen generate --library target/debug/libsamekey_uniffi.so --language kotlin --out-dir target/uniffi/kotlin --no-format
-    ./target/debug/uniffi-bindgen generate --library target/debug/libsamekey_uniffi.so --language swift --out-dir target/uniffi/swift --no-format
-    mkdir -p bindings/swift/Sources/Samekey
-    cp target/uniffi/swift/Samekey.swift bindings/swift/Sources/Samekey/Samekey.swift
-    cp target/uniffi/swift/SamekeyFFI.h bindings/swift/Sources/SamekeyFFI/SamekeyFFI.h
-
-# Maven (Debian's) and a JDK; Maven fetches the Kotlin compiler, JNA and the plugins from
-# Maven Central at the versions bindings/kotlin/pom.xml pins.
-setup-kotlin: setup-system
-
-# The Kotlin/JVM artifact for the JNA platforms given (every release platform by default),
-# deployed to the file:// Maven repository target/dist/maven; its build runs the API tests
-# and every vector against the JAR's own native library.
-dist-kotlin *platforms: setup-kotlin setup-dist-tools
-    scripts/dist-kotlin.sh {{platforms}}
-
-# Kotlin per id: the idiomatic API, the prepared deriver and the generated call against the
-# pure-JVM peer (MessageDigest + a Crockford loop), interleaved rounds, medians.
-bench-kotlin rounds="9": (dist-kotlin "linux-x86-64")
-    cd bindings/kotlin && SAMEKEY_BENCH_ROUNDS={{rounds}} mvn -B -q -Dsamekey.natives="$PWD/../../target/kotlin-natives" -Dtest=SpeedTable -Dsurefire.failIfNoSpecifiedTests=false test | grep -E '^(\||[0-9]+ rounds)'
-
-# The Swift package's Linux archives (static library and pkg-config file) for the arches
-# given (x86_64 and aarch64 by default), in target/dist/swift.
-dist-swift *arches: setup-dist-tools
-    scripts/dist-swift.sh {{arches}}
-
-# Kotlin: the uniffi crate's own tests, the artifact with the host's library (its tests run
-# every vector), then a fresh Maven project depending on it from the file:// repository
-# runs every vector with plain `mvn test`.
-test-kotlin: (dist-kotlin "linux-x86-64")
-    cargo test -q -p samekey-uniffi --lib
-    scripts/test-kotlin-repo.sh
-
-# A Swift toolchain where the machine has none: Debian trixie's swiftlang, debootstrapped
-# into {{swift_root}} (needs root and Debian's mirror; about a minute and 3 GB).
-setup-swift: setup-system
-    #!/usr/bin/env bash
-    set -euo pipefail
-    if command -v swift >/dev/null 2>&1; then exit 0; fi
-    # A root made before SwiftPM's dependency test needed git gets it added.
-    if [ -e {{swift_root}}/.ready ]; then
-      [ -x {{swift_root}}/usr/bin/git ] || chroot {{swift_root}} apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null 2>&1
-      exit 0
-    fi
-    rm -rf {{swift_root}}.tmp
-    debootstrap --variant=minbase trixie {{swift_root}}.tmp http://deb.debian.org/debian >/dev/null
-    chroot {{swift_root}}.tmp apt-get install -y -qq --no-install-recommends swiftlang libc6-dev git ca-certificates >/dev/null 2>&1
-    touch {{swift_root}}.tmp/.ready && mv {{swift_root}}.tmp {{swift_root}}
-
-# Swift: every vector and the API tests through the generated Swift package (XCTest), with
-# the machine's swift or else the one in {{swift_root}}. If neither can be had, it says
-# SKIPPED and counts nothing as passed.
-test-swift:
-    #!/usr/bin/env bash
-    set -euo pipefail
-    if ! command -v swift >/dev/null 2>&1 && ! (unshare -m true && just setup-swift); then
-      echo "test-swift: SKIPPED, not run and not counted: no swift here and setup-swift failed (it needs root, unshare, debootstrap and Debian's mirror)"
-      exit 0
-    fi
-    scripts/test-swift.sh
-
-# The same version everywhere, and generators pinned to the versions their crates use.
-check-versions:
-    python3 scripts/check_versions.py
-
-# Fail when test-vectors/samekey.json differs from a fresh run of the reference.
-check-vectors:
-    python3 spec/reference/gen_vectors.py --check
-    python3 spec/reference/check_orders.py
-
-# Regenerate test-vectors/samekey.json from the reference implementation.
+# Regenerate test-vectors/ from the reference implementation.
 vectors: setup
-    python3 spec/reference/gen_vectors.py
+    cargo xtask generate vectors
 
+[doc("rustfmt, clippy (warnings denied), the CLI without serve, actionlint, gofmt")]
 lint:
     cargo fmt --all --check
     cargo check -q -p samekey --no-default-features --features serde
@@ -472,8 +204,8 @@ lint:
     cargo clippy --workspace --all-targets --all-features -- -D warnings
     target/tools/actionlint -version 2>/dev/null | grep -qx {{actionlint_version}} || GOBIN="$PWD/target/tools" go install github.com/rhysd/actionlint/cmd/actionlint@{{actionlint_version}}
     target/tools/actionlint
-    test -z "$(gofmt -l bindings/go examples/go scripts/go-proxy)" || { gofmt -l bindings/go examples/go scripts/go-proxy; exit 1; }
-    go -C scripts/go-proxy vet ./...
+    test -z "$(gofmt -l bindings/go examples/go)" || { gofmt -l bindings/go examples/go; exit 1; }
+    go -C bindings/go/scripts/proxy vet ./...
 
 # Run every fuzz target for fuzz_seconds (needs a nightly toolchain and cargo-fuzz).
 fuzz:
@@ -487,29 +219,11 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content bench-python bench-batch bench-node bench-wasm bench-go bench-kotlin bench-registry
-
-# samekey-wasm vs @noble/hashes and crypto.subtle, in Node and in headless Chromium.
-bench-wasm: setup-wasm
-    cd bindings/wasm && node bench/bench.mjs
-
-# Node addon vs the fastest node:crypto equivalent and @noble/hashes.
-bench-node: setup-node
-    cd bindings/node && node bench/bench.mjs
-
-# Python binding vs the fastest pure-Python equivalent and uuid.uuid5.
-bench-python: setup-python
-    {{python_venv}}/bin/python bindings/python/bench/bench.py
-
-# Batch keying of 1M rows next to what users write otherwise, each table's variants
-# interleaved: Arrow vs lists vs hashlib, Polars, Spark local[2], and the CLI vs jq and a
-# Python pipeline. SAMEKEY_BENCH_ROWS=N for another size.
-bench-batch: setup-system setup-engines
-    cargo build --release -p samekey-cli
-    {{engines_venv}}/bin/python bindings/python/bench/bench_batch.py --cli target/release/samekey
+bench: bench-rust bench-instructions bench-content python::bench python::bench-batch node::bench wasm::bench go::bench kotlin::bench registry::bench
 
 # ns per ULID derivation next to the bare-SHA-256 floor (criterion, then interleaved
 # rounds in one process, which cancels most machine noise), and in-memory throughput.
+[doc("ns per ULID next to the bare-SHA-256 floor; in-memory throughput")]
 bench-rust:
     cargo bench -p samekey --bench derive -- --warm-up-time 2 --measurement-time 5
     python3 scripts/bench_table.py target/criterion ulid
@@ -526,3 +240,93 @@ bench-content:
     command -v b3sum >/dev/null || cargo install b3sum
     cargo build --release -p samekey-cli
     scripts/bench-content.sh 5
+
+# The names of the single justfile that came before the modules, as the READMEs use them.
+[private]
+alias check-vectors := check-generated
+[private]
+alias check-versions := check-generated
+[private]
+alias generate-bindings := generate
+[private]
+alias ffi-header := generate
+[private]
+alias setup-ffi := ffi::build
+[private]
+alias test-ffi := ffi::test
+[private]
+alias dist-cli := cli::dist
+[private]
+alias test-registry := registry::test
+[private]
+alias test-registry-faults := registry::test-faults
+[private]
+alias bench-registry := registry::bench
+[private]
+alias setup-python := python::setup
+[private]
+alias test-python := python::test
+[private]
+alias test-python-sdist := python::test-sdist
+[private]
+alias python-dist := python::wheel
+[private]
+alias dist-python := python::dist
+[private]
+alias setup-engines := python::setup-engines
+[private]
+alias test-engines := python::test-engines
+[private]
+alias bench-python := python::bench
+[private]
+alias bench-batch := python::bench-batch
+[private]
+alias setup-node := node::setup
+[private]
+alias test-node := node::test
+[private]
+alias test-node-pack := node::test-pack
+[private]
+alias dist-node := node::dist
+[private]
+alias bench-node := node::bench
+[private]
+alias setup-wasm := wasm::setup
+[private]
+alias test-wasm := wasm::test
+[private]
+alias test-bundlers := wasm::test-bundlers
+[private]
+alias bench-wasm := wasm::bench
+[private]
+alias setup-go := go::setup
+[private]
+alias test-go := go::test
+[private]
+alias test-go-dist := go::test-dist
+[private]
+alias dist-go := go::dist
+[private]
+alias bench-go := go::bench
+[private]
+alias setup-kotlin := kotlin::setup
+[private]
+alias test-kotlin := kotlin::test
+[private]
+alias dist-kotlin := kotlin::dist
+[private]
+alias bench-kotlin := kotlin::bench
+[private]
+alias setup-swift := swift::setup
+[private]
+alias test-swift := swift::test
+[private]
+alias dist-swift := swift::dist
+[private]
+alias setup-postgres-extension := postgres::setup
+[private]
+alias test-postgres-extension := postgres::test
+[private]
+alias bench-postgres-extension := postgres::bench
+[private]
+alias dist-postgres := postgres::dist

@@ -51,7 +51,7 @@ for target in "${@:-${all[@]}}"; do
     *-windows-gnu)
       scripts/setup-system.sh  # mingw-w64
       # napi-build asks for a shared-library Node's libnode on the GNU target, as
-      # scripts/dist-node.mjs gives it; a check links nothing, so an empty one will do.
+      # bindings/node/scripts/dist.mjs gives it; a check links nothing, so an empty one will do.
       mkdir -p "$CARGO_TARGET_DIR/libnode" && : > "$CARGO_TARGET_DIR/libnode/libnode.dll"
       ok() { LIBNODE_PATH="$CARGO_TARGET_DIR/libnode" cargo check --quiet --locked --target "$triple" "${pargs[@]}"; } ;;
     *-apple-darwin)

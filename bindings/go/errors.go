@@ -28,29 +28,9 @@ func newError(code, message string) error {
 	return &Error{Code: code, Message: message}
 }
 
-// Sentinels, one per code.
+// The sentinels of the core's codes are in errors_gen.go.
+
 var (
-	ErrTimestampOutOfRange   = &Error{Code: "timestamp_out_of_range"}
-	ErrInvalidTimestamp      = &Error{Code: "invalid_timestamp"}
-	ErrNoFields              = &Error{Code: "no_fields"}
-	ErrFieldTooLong          = &Error{Code: "field_too_long"}
-	ErrInvalidString         = &Error{Code: "invalid_string"}
-	ErrEmptySecret           = &Error{Code: "empty_secret"}
-	ErrUnknownScheme         = &Error{Code: "unknown_scheme"}
-	ErrSchemeNotSupported    = &Error{Code: "scheme_not_supported"}
-	ErrNamespaceNotSupported = &Error{Code: "namespace_not_supported"}
-	ErrSecretNotSupported    = &Error{Code: "secret_not_supported"}
-	ErrInvalidULID           = &Error{Code: "invalid_ulid"}
-	ErrInvalidKey            = &Error{Code: "invalid_key"}
-	ErrSchemeMismatch        = &Error{Code: "scheme_mismatch"}
-	ErrSchemeNotAccepted     = &Error{Code: "scheme_not_accepted"}
-	ErrEmptyParent           = &Error{Code: "empty_parent"}
-	ErrDuplicateKey          = &Error{Code: "duplicate_key"}
-	ErrNumberOutOfRange      = &Error{Code: "number_out_of_range"}
-	ErrInvalidJSON           = &Error{Code: "invalid_json"}
-	ErrNestingTooDeep        = &Error{Code: "nesting_too_deep"}
-	ErrIdentityMismatch      = &Error{Code: "identity_mismatch"}
-	ErrIOError               = &Error{Code: "io_error"}
 	// ErrInvalidArgument is an argument of a shape the library cannot take (rows of
 	// different widths, a value Scan cannot read).
 	ErrInvalidArgument = &Error{Code: "invalid_argument"}

@@ -19,11 +19,11 @@ export type JsonValue = null | boolean | number | bigint | string | undefined | 
 
 /** Every code a SamekeyError can carry. */
 export type ErrorCode =
-  | 'timestamp_out_of_range' | 'invalid_timestamp' | 'no_fields' | 'field_too_long' | 'invalid_string'
-  | 'empty_secret' | 'unknown_scheme' | 'scheme_not_supported' | 'namespace_not_supported'
-  | 'secret_not_supported' | 'invalid_ulid' | 'invalid_key' | 'scheme_mismatch' | 'scheme_not_accepted'
-  | 'empty_parent' | 'duplicate_key' | 'number_out_of_range' | 'invalid_json' | 'nesting_too_deep'
-  | 'identity_mismatch' | 'io_error';
+  | 'timestamp_out_of_range' | 'invalid_timestamp' | 'no_fields' | 'field_too_long'
+  | 'invalid_string' | 'empty_secret' | 'unknown_scheme' | 'scheme_not_supported'
+  | 'namespace_not_supported' | 'secret_not_supported' | 'invalid_ulid' | 'invalid_key'
+  | 'scheme_mismatch' | 'scheme_not_accepted' | 'empty_parent' | 'duplicate_key'
+  | 'number_out_of_range' | 'invalid_json' | 'nesting_too_deep' | 'identity_mismatch' | 'io_error';
 
 export declare const ERROR_CODES: readonly ErrorCode[];
 

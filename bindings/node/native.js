@@ -4,7 +4,7 @@
 // the main package's optionalDependencies on the matching os, cpu and libc. Where neither
 // exists, the error names the platform, the package looked for, and the way out.
 
-// Every platform with a prebuilt addon, and how scripts/dist-node.mjs builds it.
+// Every platform with a prebuilt addon, and how bindings/node/scripts/dist.mjs builds it.
 const PLATFORMS = Object.keys(require('./platforms.json'));
 
 function libc() {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test
 
 /**
  * Every shared vector through the public Kotlin API: the file named by SAMEKEY_VECTORS,
- * else the repository's. scripts/test-kotlin-repo.sh copies this file into a fresh project
+ * else the repository's. bindings/kotlin/scripts/test-repo.sh copies this file into a fresh project
  * that depends on the published artifact.
  */
 class VectorsTest {

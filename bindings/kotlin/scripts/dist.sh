@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The Kotlin/JVM artifact io.github.samekey:samekey, deployed to the file:// Maven
+# repository target/dist/maven: the JAR (the Kotlin layer, the generated uniffi sources
+# compiled, the native library of each platform under JNA's resource prefix), sources and
+# javadoc JARs, the POM. The libraries are cross-built with cargo-zigbuild (Windows with
+# Debian's mingw-w64); Maven and its plugins come from Maven Central.
+#
+#   bindings/kotlin/scripts/dist.sh [platform...]   (JNA prefixes; every release platform by default)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."  # the repository
+export PATH="$PWD/target/dist-tools/bin:$PATH"
+. scripts/cross-build.sh
+repo="$PWD/target/dist/maven"
+natives="$PWD/target/kotlin-natives"
+declare -A triples=(
+  [linux-x86-64]=x86_64-unknown-linux-gnu.2.17 [linux-aarch64]=aarch64-unknown-linux-gnu.2.17
+  [darwin-x86-64]=x86_64-apple-darwin [darwin-aarch64]=aarch64-apple-darwin
+  [win32-x86-64]=x86_64-pc-windows-gnu)
+all=(linux-x86-64 linux-aarch64 darwin-x86-64 darwin-aarch64 win32-x86-64)
+
+rm -rf "$natives"
+for platform in "${@:-${all[@]}}"; do
+  target=${triples[$platform]:?"unknown platform $platform (known: ${all[*]})"}
+  triple=${target%.2.17}
+  echo "dist-kotlin: $platform ($target)" >&2
+  # Debug information stays out of the JAR; the exported symbols JNA calls stay in.
+  CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib
+  case "$triple" in
+    *-windows-gnu) lib=samekey_uniffi.dll ;;
+    *-apple-darwin) lib=libsamekey_uniffi.dylib ;;
+    *) lib=libsamekey_uniffi.so ;;
+  esac
+  mkdir -p "$natives/$platform"
+  cp "target/$triple/release/$lib" "$natives/$platform/"
+done
+
+# The generated Kotlin sources (target/uniffi/kotlin).
+cargo xtask kotlin-sources >/dev/null
+
+rm -rf "$repo/io/github/samekey"
+# Maven runs the tests in bindings/kotlin: a relative vector file would not be found there.
+if [ -n "${SAMEKEY_VECTORS:-}" ]; then export SAMEKEY_VECTORS="$(realpath "$SAMEKEY_VECTORS")"; fi
+# deploy runs the tests first, against the JAR's own resources: JNA finds the library
+# under its platform prefix on the classpath, as a user's program will.
+(cd bindings/kotlin && mvn -B -q -Dsamekey.natives="$natives" \
+  -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
+find "$repo/io/github/samekey" -type f \( -name '*.jar' -o -name '*.pom' \) -exec ls -l {} +

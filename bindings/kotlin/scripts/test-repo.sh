@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# io.github.samekey:samekey installed as a user installs it: a fresh Maven project outside
+# the repository depends on it from the file:// repository target/dist/maven (made by
+# bindings/kotlin/scripts/dist.sh) and on Maven Central for the rest, with a local repository that
+# has never held samekey, and runs every vector with plain `mvn test`: no
+# -Djna.library.path, no LD_LIBRARY_PATH, no cargo on PATH. JNA loads the library from
+# the JAR.
+# With --all (after a full dist-kotlin), the JAR must also hold the library of every
+# release platform, each of its platform's format (built, not run: macOS, Windows and
+# linux-aarch64 JVMs do not run here).
+set -euo pipefail
+cd "$(dirname "$0")/../../.."  # the repository
+all=false; [[ ${1:-} == --all ]] && all=true
+repo="$PWD/target/dist/maven"
+version=$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
+vectors="$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")"
+small="$(realpath test-vectors/small.json)"
+[ -d "$repo/io/github/samekey/samekey/$version" ] || { echo "no $repo: run bindings/kotlin/scripts/dist.sh first"; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Central's artifacts are cached between runs (target/m2-consumer); samekey never is.
+local_repo="$PWD/target/m2-consumer"
+rm -rf "$local_repo/io/github/samekey"
+mkdir -p "$work/app/src/test/kotlin/io/github/samekey"
+sed -e "s|@REPO@|file://$repo|" -e "s|@VERSION@|$version|" bindings/kotlin/scripts/consumer/pom.xml > "$work/app/pom.xml"
+cp bindings/kotlin/src/test/kotlin/io/github/samekey/VectorsTest.kt "$work/app/src/test/kotlin/io/github/samekey/"
+cd "$work/app"
+unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS
+env PATH=/usr/local/bin:/usr/bin:/bin SAMEKEY_VECTORS="$vectors" \
+  mvn -B -q -Dmaven.repo.local="$local_repo" test
+grep -h 'Tests run' target/surefire-reports/*.txt
+grep -ho '[0-9]* vectors from [^<]*' target/surefire-reports/TEST-*.xml | head -n 1
+# The runner works with any valid vector file, not only the repository's (spec §10.1).
+env PATH=/usr/local/bin:/usr/bin:/bin SAMEKEY_VECTORS="$small" \
+  mvn -B -q -Dmaven.repo.local="$local_repo" test
+grep -ho '[0-9]* vectors from [^<]*' target/surefire-reports/TEST-*.xml | head -n 1
+
+$all || exit 0
+jar="$repo/io/github/samekey/samekey/$version/samekey-$version.jar"
+mkdir "$work/jar" && (cd "$work/jar" && unzip -q "$jar")
+for want in "linux-x86-64/libsamekey_uniffi.so:ELF 64-bit LSB shared object, x86-64" \
+            "linux-aarch64/libsamekey_uniffi.so:ELF 64-bit LSB shared object, ARM aarch64" \
+            "darwin-x86-64/libsamekey_uniffi.dylib:Mach-O 64-bit x86_64 dynamically linked shared library" \
+            "darwin-aarch64/libsamekey_uniffi.dylib:Mach-O 64-bit arm64 dynamically linked shared library" \
+            "win32-x86-64/samekey_uniffi.dll:PE32+ executable (DLL)"; do
+  path=${want%%:*}
+  kind=$(file -b "$work/jar/$path" 2>/dev/null || echo missing)
+  [[ $kind == "${want#*:}"* ]] || { echo "test-kotlin-repo: $path is $kind"; exit 1; }
+  echo "test-kotlin-repo: $path: $kind"
+done
+for extra in sources javadoc; do
+  [ -s "${jar%.jar}-$extra.jar" ] || { echo "test-kotlin-repo: no $extra JAR"; exit 1; }
+done
+echo "test-kotlin-repo: POM, sources and javadoc JARs present (only linux-x86-64's library ran: the vectors above)"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs samekey as a user of an older Linux would: the artifacts of target/dist/python
+# are uploaded with twine to a PyPI-compatible server (pypiserver) on 127.0.0.1, then
+# installed with pip from that index, wheels only, in a Debian bullseye root (glibc 2.31;
+# scripts/old-glibc-root.sh). There, selftest() and every vector must pass, and the wheel
+# pip chose must be the manylinux2014 one. When an aarch64 wheel is among the artifacts,
+# the same runs on aarch64 under qemu-user, with Debian bookworm arm64's Python
+# (scripts/arm64-root.sh). SAMEKEY_VECTORS names another vector file.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."  # the repository
+tools="$PWD/target/dist-tools/bin"
+root=$(scripts/old-glibc-root.sh)
+vectors=$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")
+work=$(mktemp -d)
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+
+mkdir "$work/packages"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$tools/pypi-server" run -i 127.0.0.1 -p "$port" -a . -P . "$work/packages" >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/simple/" >/dev/null && break; sleep 0.2; done
+"$tools/twine" upload --non-interactive --disable-progress-bar --repository-url "http://127.0.0.1:$port/" \
+  -u samekey -p unused target/dist/python/* >/dev/null
+echo "index: $(ls "$work/packages" | wc -l) artifacts on http://127.0.0.1:$port/simple/"
+
+# The root shares this machine's network (a mount namespace only), so 127.0.0.1 is the server.
+cp "$vectors" "$root/tmp/samekey-vectors.json"
+unshare -m bash -euo pipefail -c '
+  mkdir -p "$1/proc" && mount -t proc proc "$1/proc"
+  chroot "$1" env -i HOME=/root PATH=/usr/bin:/bin bash -euo pipefail -c "
+    echo \"root: \$(ldd --version | head -1)\"
+    rm -rf /tmp/venv && /opt/python3.11/bin/python3.11 -m venv /tmp/venv
+    /tmp/venv/bin/pip install --quiet --disable-pip-version-check --only-binary :all: \
+      --index-url http://127.0.0.1:$2/simple samekey
+    grep ^Tag: /tmp/venv/lib/python3.11/site-packages/samekey-*.dist-info/WHEEL
+    grep -q \"^Tag: cp310-abi3-manylinux_2_17_x86_64\" /tmp/venv/lib/python3.11/site-packages/samekey-*.dist-info/WHEEL
+    /tmp/venv/bin/python - <<PY
+import samekey
+from samekey import _vectors
+print(\"selftest:\", samekey.selftest(), \"vectors\")
+outcomes = _vectors.run_document(open(\"/tmp/samekey-vectors.json\", encoding=\"utf-8\").read())
+failed = [o for o in outcomes if not o.passed]
+print(f\"vectors: {len(outcomes) - len(failed)} passed, {len(failed)} failed\")
+for o in failed[:10]:
+    print(\"FAIL\", o.id, o.expected, o.actual)
+assert outcomes and not failed
+PY
+  "
+' _ "$root" "$port"
+
+# aarch64, emulated: pip resolves the manylinux2014 aarch64 wheel for an arm64 Python.
+if ! ls target/dist/python/*manylinux*aarch64*.whl >/dev/null 2>&1; then
+  echo "aarch64: not run (no aarch64 wheel among the artifacts: just dist-python builds it)"
+  exit 0
+fi
+arm=$(scripts/arm64-root.sh)
+site="$work/arm64-site"
+py=(qemu-aarch64-static -L "$arm" "$arm/usr/bin/python3.11")
+"${py[@]}" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --only-binary :all: --target "$site" \
+  --index-url "http://127.0.0.1:$port/simple" samekey
+grep ^Tag: "$site"/samekey-*.dist-info/WHEEL
+grep -q "^Tag: cp310-abi3-manylinux_2_17_aarch64" "$site"/samekey-*.dist-info/WHEEL
+PYTHONPATH="$site" "${py[@]}" - "$vectors" <<'PY'
+import platform, sys
+import samekey
+from samekey import _vectors
+outcomes = _vectors.run_document(open(sys.argv[1], encoding="utf-8").read())
+failed = [o for o in outcomes if not o.passed]
+print(f"aarch64 ({platform.machine()}, glibc {platform.libc_ver()[1]}, qemu-user): selftest {samekey.selftest()}, "
+      f"{len(outcomes) - len(failed)} vectors passed, {len(failed)} failed")
+assert outcomes and not failed
+PY

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The Swift package, with the machine's swift or else the one in .swiftroot (Debian
+# trixie's swiftlang; the repository is bind-mounted at the same path):
+#   1. the committed generated sources equal a fresh uniffi-bindgen run (cargo xtask);
+#   2. every vector and the API tests (XCTest) at the repository root, the core found
+#      through pkg-config exactly as a Linux user installs it (bindings/swift/scripts/dist.sh);
+#   3. a fresh package depending on Samekey by URL and version (a git repository of the
+#      working tree, tagged) builds, which SwiftPM refuses for a package with unsafeFlags,
+#      and runs the ulid vectors.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."  # the repository
+repo=$PWD
+root="$repo/.swiftroot"
+version=$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
+vectors="$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")"
+
+# 1. Fresh generated sources (uniffi-bindgen's output, compared by the maintainers' tool).
+cargo xtask generate swift --mode check
+
+# 2. The library as a Linux user installs it, then the package's tests.
+sdk="$repo/target/swift-sdk"
+bindings/swift/scripts/dist.sh --host "$sdk"
+
+# in_swift DIR COMMAND...: runs COMMAND in DIR with a Swift toolchain.
+in_swift() {
+  local dir=$1; shift
+  if command -v swift >/dev/null 2>&1; then
+    (cd "$dir" && PKG_CONFIG_PATH="$sdk/lib/pkgconfig" SAMEKEY_VECTORS="$vectors" "$@")
+  else
+    # A vector file outside the repository is copied where the chroot sees it.
+    local v=$vectors
+    case "$v" in "$repo"/*) ;; *) cp "$v" "$root/tmp/samekey-vectors.json"; v=/tmp/samekey-vectors.json ;; esac
+    unshare -m bash -euo pipefail -c '
+      root=$1 repo=$2 dir=$3 sdk=$4 vectors=$5; shift 5
+      mkdir -p "$root$repo" && mount --bind "$repo" "$root$repo"
+      mkdir -p "$root/proc" && mount -t proc proc "$root/proc"
+      chroot "$root" env HOME=/root PATH=/usr/bin:/bin PKG_CONFIG_PATH="$sdk/lib/pkgconfig" \
+        SAMEKEY_VECTORS="$vectors" bash -c "cd \"\$0\" && exec \"\$@\"" "$dir" "$@"
+    ' _ "$root" "$repo" "$dir" "$sdk" "$v" "$@"
+  fi
+}
+in_swift "$repo" swift test 2>&1 | grep -E "[0-9]+ passed, [0-9]+ failed|Executed [0-9]+ tests|error:" | tail -n 3
+test "${PIPESTATUS[0]}" -eq 0
+# The runner works with any valid vector file, not only the repository's (spec §10.1).
+main_vectors=$vectors vectors="$repo/test-vectors/small.json"
+in_swift "$repo" swift test --filter VectorTests 2>&1 | grep -E "[0-9]+ passed, [0-9]+ failed|error:" | tail -n 2
+test "${PIPESTATUS[0]}" -eq 0
+vectors=$main_vectors
+
+# 3. Samekey as a versioned dependency: the working tree's package files in a git
+#    repository tagged with the version, inside the repository (the chroot sees it).
+work="$repo/target/swift-consumer"
+rm -rf "$work" && mkdir -p "$work/samekey" "$work/app/Sources/App"
+git ls-files -z Package.swift bindings/swift LICENSE-MIT LICENSE-APACHE | xargs -0 cp -L --parents -t "$work/samekey"
+git -C "$work/samekey" init -q && git -C "$work/samekey" add -A
+git -C "$work/samekey" -c user.name=test -c user.email=test@samekey.invalid commit -q -m "samekey $version"
+git -C "$work/samekey" tag "$version"
+sed -e "s|@URL@|file://$work/samekey|" -e "s|@VERSION@|$version|" bindings/swift/scripts/consumer/Package.swift.txt > "$work/app/Package.swift"
+cp bindings/swift/scripts/consumer/main.swift.txt "$work/app/Sources/App/main.swift"
+in_swift "$work/app" swift run --cache-path "$work/cache" -c release App 2>&1 | grep -vE "^(\[|Building|Compiling|Fetching|Cloning|Computing|Creating|Working|Build complete|Planning|Write)" | tail -n 5
+test "${PIPESTATUS[0]}" -eq 0

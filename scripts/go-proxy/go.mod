@@ -1,5 +1,0 @@
-module github.com/samekey/samekey/scripts/go-proxy
-
-go 1.24.0
-
-require golang.org/x/mod v0.30.0
