@@ -43,6 +43,8 @@ for target in "${@:-${all[@]}}"; do
     packages=("${native[@]}")
   fi
   mapfile -t pargs < <(args "${packages[@]}")
+  # The JAR's library has the JVM's JNI paths.
+  [[ " ${packages[*]} " == *" samekey-uniffi "* ]] && pargs+=(--features samekey-uniffi/jni)
   start=$SECONDS
   case "$triple" in
     wasm32-*)

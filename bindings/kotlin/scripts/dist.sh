@@ -24,7 +24,7 @@ for platform in "${@:-${all[@]}}"; do
   triple=${target%.2.17}
   echo "dist-kotlin: $platform ($target)" >&2
   # Debug information stays out of the JAR; the exported symbols JNA calls stay in.
-  CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib
+  CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib --features jni
   case "$triple" in
     *-windows-gnu) lib=samekey_uniffi.dll ;;
     *-apple-darwin) lib=libsamekey_uniffi.dylib ;;

@@ -11,6 +11,9 @@ use samekey::{
 
 uniffi::setup_scaffolding!();
 
+#[cfg(feature = "jni")]
+mod jni;
+
 /// The stable code of a failure, the same string in every samekey implementation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
 pub enum ErrorCode {

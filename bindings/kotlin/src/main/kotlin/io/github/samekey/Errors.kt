@@ -19,6 +19,7 @@ public class SamekeyException(
 
 /** Runs a call into the core, turning its failure into a [SamekeyException]. */
 internal inline fun <T> core(block: () -> T): T = try {
+    NativeLibrary.path // loaded by us first, so that JNA maps the same file
     block()
 } catch (e: FfiException.Failure) {
     throw SamekeyException(e.codeText, e.message ?: e.codeText, e)

@@ -20,3 +20,84 @@ internal fun checked(text: String, what: String): String {
     }
     return text
 }
+
+/** Fields as one buffer of UTF-8 and each field's end offset: the shape [Jni] takes. */
+internal class Packed(@JvmField val bytes: ByteArray, @JvmField val ends: IntArray)
+
+/**
+ * Text [fields] encoded to UTF-8 in one buffer, each checked for lone surrogates in the
+ * same pass (`invalid_string`, naming the field), so the text is read once and copied
+ * once.
+ */
+internal fun pack(fields: Array<out String>): Packed {
+    var total = 0
+    for (i in fields.indices) total += utf8Length(fields[i], i)
+    val bytes = ByteArray(total)
+    val ends = IntArray(fields.size)
+    var at = 0
+    for (i in fields.indices) {
+        at = encode(fields[i], bytes, at)
+        ends[i] = at
+    }
+    return Packed(bytes, ends)
+}
+
+/** Byte [fields] in one buffer. */
+internal fun pack(fields: List<ByteArray>): Packed {
+    val ends = IntArray(fields.size)
+    var at = 0
+    for (i in fields.indices) {
+        at += fields[i].size
+        ends[i] = at
+    }
+    val bytes = ByteArray(at)
+    for (i in fields.indices) fields[i].copyInto(bytes, ends[i] - fields[i].size)
+    return Packed(bytes, ends)
+}
+
+private fun utf8Length(text: String, field: Int): Int {
+    var n = 0
+    var i = 0
+    while (i < text.length) {
+        val c = text[i]
+        n += when {
+            c.code < 0x80 -> 1
+            c.code < 0x800 -> 2
+            Character.isHighSurrogate(c) && i + 1 < text.length && Character.isLowSurrogate(text[i + 1]) -> { i++; 4 }
+            Character.isSurrogate(c) -> checked(text, "field $field").let { 0 } // throws, naming the index
+            else -> 3
+        }
+        i++
+    }
+    return n
+}
+
+/** [text] (checked) as UTF-8 at [at] in [out]; the offset after it. */
+private fun encode(text: String, out: ByteArray, at: Int): Int {
+    var p = at
+    var i = 0
+    while (i < text.length) {
+        val c = text[i].code
+        when {
+            c < 0x80 -> out[p++] = c.toByte()
+            c < 0x800 -> {
+                out[p++] = (0xC0 or (c shr 6)).toByte()
+                out[p++] = (0x80 or (c and 0x3F)).toByte()
+            }
+            Character.isHighSurrogate(text[i]) -> {
+                val cp = Character.toCodePoint(text[i], text[++i])
+                out[p++] = (0xF0 or (cp shr 18)).toByte()
+                out[p++] = (0x80 or ((cp shr 12) and 0x3F)).toByte()
+                out[p++] = (0x80 or ((cp shr 6) and 0x3F)).toByte()
+                out[p++] = (0x80 or (cp and 0x3F)).toByte()
+            }
+            else -> {
+                out[p++] = (0xE0 or (c shr 12)).toByte()
+                out[p++] = (0x80 or ((c shr 6) and 0x3F)).toByte()
+                out[p++] = (0x80 or (c and 0x3F)).toByte()
+            }
+        }
+        i++
+    }
+    return p
+}

@@ -45,6 +45,9 @@ public value class Ulid private constructor(public val text: String) : Comparabl
         public fun fromBytes(bytes: ByteArray): Ulid = of(core { ulidFromBytes(bytes) })
 
         internal fun of(made: UlidText): Ulid = Ulid(made.ulid)
+
+        /** Canonical text the core wrote. */
+        internal fun ofText(text: String): Ulid = Ulid(text)
     }
 }
 

@@ -91,4 +91,55 @@ class ApiTest {
         assertNotEquals(root, revisionKey(a, parent = root))
         assertEquals(Scheme.V1, parseKey(root).scheme)
     }
+
+    @Test
+    fun manyRowsGiveTheIdsAndTheErrorOfRowByRow() {
+        val posts = UlidDeriver(namespace = "posts", scheme = Scheme.V2)
+        val times = List(40) { published.plusMillis(it * 997L) }
+        val slugs = List(40) { "post-$it-\u00e9\uD83D\uDE00" }
+        val langs = List(40) { if (it % 2 == 0) "en" else "" }
+        val many = posts.deriveMany(times, listOf(slugs, langs))
+        assertEquals(List(40) { posts.derive(times[it], slugs[it], langs[it]) }, many)
+        assertEquals(emptyList<Ulid>(), posts.deriveMany(emptyList(), listOf(emptyList(), emptyList())))
+        // Row 7's time is out of range and row 9 holds a lone surrogate: row 7 fails first.
+        val late = times.toMutableList().also { it[7] = Instant.ofEpochMilli(-1) }
+        val bad = slugs.toMutableList().also { it[9] = "\uD800" }
+        assertEquals("timestamp_out_of_range", assertThrows<SamekeyException> { posts.deriveMany(late, listOf(bad, langs)) }.code)
+        assertEquals("invalid_string", assertThrows<SamekeyException> { posts.deriveMany(times, listOf(bad, langs)) }.code)
+        assertThrows<IllegalArgumentException> { posts.deriveMany(times, listOf(slugs, langs.drop(1))) }
+    }
+
+    @Test
+    fun theNativePathAgreesWithTheGeneratedLayer() {
+        val secret = "k".repeat(32).toByteArray()
+        for (scheme in listOf(Scheme.V0, Scheme.V1, Scheme.V2)) {
+            for (key in listOf(null, secret)) {
+                val fields = listOf("a\u0000b".toByteArray(), ByteArray(0), "\uD83D\uDE00".toByteArray())
+                val generated = runCatching {
+                    io.github.samekey.uniffi.deriveUlid(scheme.id, published.toEpochMilli(), "ns", fields, key).ulid
+                }
+                val native = runCatching { deriveUlid(published, fields, namespace = "ns", scheme = scheme, secret = key).text }
+                assertEquals(generated.getOrNull(), native.getOrNull(), "$scheme keyed=${key != null}")
+                assertEquals(generated.isFailure, native.isFailure)
+            }
+        }
+    }
+
+    @Test
+    fun aClosedDeriverRefusesToDerive() {
+        val deriver = UlidDeriver()
+        deriver.derive(published, "a")
+        deriver.close()
+        assertThrows<IllegalStateException> { deriver.derive(published, "a") }
+    }
+
+    @Test
+    fun oneCopyOfTheLibraryServesBothWaysIn() {
+        val maps = java.io.File("/proc/self/maps")
+        org.junit.jupiter.api.Assumptions.assumeTrue(maps.exists(), "Linux only")
+        deriveUlid(published, "a")
+        Ulid.parse("01HWT0D7G0NXVJZMMA9TW58EBH") // the generated layer (JNA)
+        val files = maps.readLines().map { it.substringAfterLast(' ') }.filter { "samekey_uniffi" in it }.toSet()
+        assertEquals(setOf(NativeLibrary.path), files)
+    }
 }

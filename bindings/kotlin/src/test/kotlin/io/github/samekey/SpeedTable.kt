@@ -49,6 +49,9 @@ class SpeedTable {
             assertEquals(deriveUlid(Instant.ofEpochMilli(times[i]), slugs[i], "en").text, pureJvm(times[i], slugs[i], "en"))
         }
         val deriver = UlidDeriver()
+        val instants = List(n) { Instant.ofEpochMilli(times[it]) }
+        val langs = List(n) { "en" }
+        assertEquals(List(n) { pureJvm(times[it], slugs[it], "en") }, deriver.deriveMany(instants, listOf(slugs.asList(), langs)).map { it.text })
         val en = "en".toByteArray()
         var sink = 0
         val perRound = 50 * n
@@ -56,6 +59,10 @@ class SpeedTable {
             "pure JVM (MessageDigest SHA-256 + Crockford loop)" to { i -> sink += pureJvm(times[i], slugs[i], "en").length },
             "deriveUlid(at, slug, \"en\")" to { i -> sink += deriveUlid(Instant.ofEpochMilli(times[i]), slugs[i], "en").text.length },
             "UlidDeriver.derive(at, slug, \"en\")" to { i -> sink += deriver.derive(Instant.ofEpochMilli(times[i]), slugs[i], "en").text.length },
+            // One call per 1,024 ids; its time is spread over them.
+            "UlidDeriver.deriveMany(1,024 rows) per id" to { i ->
+                if (i == 0) sink += deriver.deriveMany(instants, listOf(slugs.asList(), langs)).size
+            },
             "generated uniffi deriveUlid (byte fields)" to { i ->
                 sink += ffiDeriveUlid("v1", times[i], "", listOf(slugs[i].toByteArray(), en), null).ulid.length
             },

@@ -1,0 +1,36 @@
+package io.github.samekey
+
+/**
+ * The hand-written JNI of the hot paths (bindings/uniffi/src/jni.rs): one native call per
+ * id, UTF-8 that [pack] encoded and checked, results written into the caller's arrays.
+ * A call that fails returns its status and leaves the failure for [lastError].
+ */
+internal object Jni {
+    init {
+        NativeLibrary.path
+    }
+
+    /** A prepared deriver's handle, or 0. */
+    @JvmStatic external fun deriverNew(scheme: ByteArray, namespace: ByteArray, secret: ByteArray?): Long
+
+    @JvmStatic external fun deriverFree(handle: Long)
+
+    /** The id of the fields in [packed] (ends in [ends]) into [out]: 26 characters, or 16 bytes. */
+    @JvmStatic external fun derive(handle: Long, ms: Long, packed: ByteArray, ends: IntArray, out: ByteArray): Boolean
+
+    /** Rows of [width] fields into [out] (26 characters a row): -1, or the first failing row. */
+    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: ByteArray): Int
+
+    /** UTF-8 "code\nmessage" of the failure the last call on this thread left. */
+    @JvmStatic external fun lastError(): ByteArray
+
+    /** Throws the failure the last call on this thread left. */
+    fun fail(): Nothing {
+        val text = String(lastError(), Charsets.UTF_8)
+        val code = text.substringBefore('\n')
+        val message = text.substringAfter('\n')
+        // Not a samekey failure of the input: a broken contract between this layer and the library.
+        if (code == "panic" || code == "invalid_argument") throw IllegalStateException("samekey: $message")
+        throw SamekeyException(code, message)
+    }
+}

@@ -1,0 +1,77 @@
+package io.github.samekey
+
+import java.lang.ref.Cleaner
+import java.lang.ref.Reference
+import java.util.concurrent.ConcurrentHashMap
+
+/**
+ * A core deriver behind a JNI handle: scheme, namespace and secret checked and prepared
+ * once. Safe for concurrent use. Its native memory is freed by a [Cleaner] once nothing
+ * refers to it; [close] only ends its use, so that a `close()` racing a `derive()` on
+ * another thread can never free memory a call is reading.
+ */
+internal class NativeDeriver(scheme: Scheme, namespace: String, secret: ByteArray?) {
+    private val handle: Long
+
+    @Volatile private var closed = false
+
+    init {
+        val made = Jni.deriverNew(scheme.id.toByteArray(Charsets.UTF_8), utf8(namespace, "namespace"), secret)
+        if (made == 0L) Jni.fail()
+        handle = made
+        CLEANER.register(this, Free(made))
+    }
+
+    /** The id of packed fields at [ms]: text, or its 16 bytes with [bytes]. */
+    fun derive(ms: Long, fields: Packed, bytes: Boolean = false): ByteArray {
+        check(!closed) { "this UlidDeriver is closed" }
+        val out = ByteArray(if (bytes) 16 else 26)
+        try {
+            if (!Jni.derive(handle, ms, fields.bytes, fields.ends, out)) Jni.fail()
+        } finally {
+            // The handle must outlive the call: `this` is not collected (and cleaned) before here.
+            Reference.reachabilityFence(this)
+        }
+        return out
+    }
+
+    /** Ids of rows of [width] fields, 26 characters each, in one buffer. */
+    fun deriveBatch(times: LongArray, fields: Packed, width: Int): ByteArray {
+        check(!closed) { "this UlidDeriver is closed" }
+        val out = ByteArray(26 * times.size)
+        try {
+            val failed = Jni.deriveBatch(handle, times, fields.bytes, fields.ends, width, out)
+            if (failed >= 0) Jni.fail()
+        } finally {
+            Reference.reachabilityFence(this)
+        }
+        return out
+    }
+
+    fun close() {
+        closed = true
+    }
+
+    private class Free(private val handle: Long) : Runnable {
+        override fun run() = Jni.deriverFree(handle)
+    }
+
+    companion object {
+        private val CLEANER: Cleaner = Cleaner.create()
+
+        /** Unkeyed derivers by scheme and namespace, for the top-level functions; bounded. */
+        private val shared = ConcurrentHashMap<Pair<String, String>, NativeDeriver>()
+
+        /** The deriver of [scheme] and [namespace] without a secret, prepared once (up to 256 kept). */
+        fun unkeyed(scheme: Scheme, namespace: String): NativeDeriver {
+            val key = scheme.id to namespace
+            shared[key]?.let { return it }
+            val made = NativeDeriver(scheme, namespace, null)
+            if (shared.size < 256) shared.putIfAbsent(key, made)
+            return made
+        }
+    }
+}
+
+/** The ULID of 26 ASCII characters the core wrote. */
+internal fun ulidOfText(text: ByteArray, offset: Int = 0): Ulid = Ulid.ofText(String(text, offset, 26, Charsets.ISO_8859_1))

@@ -1,0 +1,357 @@
+//! The JVM's hot paths as hand-written JNI (feature `jni`), beside the uniffi exports in
+//! the same library: one call per id, no JNA marshalling, no per-call allocation of the
+//! Java objects uniffi's records need. The JVM side (bindings/kotlin, `Jni.kt`) passes
+//! UTF-8 it encoded and checked itself, never `GetStringUTFChars` (modified UTF-8 would
+//! change the key of text holding NUL or an astral character).
+//!
+//! Every function returns a status and leaves a failure in a thread-local slot that
+//! `lastError` hands over; no panic unwinds into the JVM.
+
+#![allow(non_snake_case)] // JNI's symbol names
+
+use std::cell::RefCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr;
+
+use jni_sys::{
+    jboolean, jbyteArray, jclass, jint, jintArray, jlong, jlongArray, JNIEnv, JNI_FALSE, JNI_TRUE,
+};
+use samekey::timestamp::Millis;
+use samekey::{Scheme, Ulid, UlidDeriver};
+
+/// A failure the JVM side turns into its exception: a core error code (`samekey::Error`'s
+/// codes) and message, "invalid_argument" for arrays that break the call's contract (a
+/// bug of the JVM side), or "panic".
+struct Failure {
+    code: &'static str,
+    message: String,
+}
+
+impl From<samekey::Error> for Failure {
+    fn from(e: samekey::Error) -> Self {
+        Failure {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
+fn argument(message: &str) -> Failure {
+    Failure {
+        code: "invalid_argument",
+        message: message.into(),
+    }
+}
+
+thread_local! {
+    static LAST: RefCell<Option<Failure>> = const { RefCell::new(None) };
+}
+
+/// Runs `body`; a failure or a panic is left for `lastError` and `fallback` returned.
+fn guarded<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
+    let failure = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(value)) => return value,
+        Ok(Err(failure)) => failure,
+        Err(_) => Failure {
+            code: "panic",
+            message: "samekey panicked; this is a bug".into(),
+        },
+    };
+    LAST.with(|last| *last.borrow_mut() = Some(failure));
+    fallback
+}
+
+/// The JNI function table: every entry is filled by a JVM (JNI 1.2+).
+unsafe fn table(env: *mut JNIEnv) -> &'static jni_sys::JNINativeInterface_ {
+    &**env
+}
+
+unsafe fn len(env: *mut JNIEnv, array: jni_sys::jarray) -> usize {
+    if array.is_null() {
+        return 0;
+    }
+    (table(env).GetArrayLength.unwrap_unchecked())(env, array) as usize
+}
+
+/// A Java `byte[]` copied out (`None` for null).
+unsafe fn bytes(env: *mut JNIEnv, array: jbyteArray) -> Option<Vec<u8>> {
+    if array.is_null() {
+        return None;
+    }
+    let mut out = vec![0u8; len(env, array)];
+    (table(env).GetByteArrayRegion.unwrap_unchecked())(
+        env,
+        array,
+        0,
+        out.len() as i32,
+        out.as_mut_ptr().cast(),
+    );
+    Some(out)
+}
+
+unsafe fn ints(env: *mut JNIEnv, array: jintArray) -> Vec<i32> {
+    let mut out = vec![0i32; len(env, array)];
+    if !out.is_empty() {
+        (table(env).GetIntArrayRegion.unwrap_unchecked())(
+            env,
+            array,
+            0,
+            out.len() as i32,
+            out.as_mut_ptr(),
+        );
+    }
+    out
+}
+
+unsafe fn longs(env: *mut JNIEnv, array: jlongArray) -> Vec<i64> {
+    let mut out = vec![0i64; len(env, array)];
+    if !out.is_empty() {
+        (table(env).GetLongArrayRegion.unwrap_unchecked())(
+            env,
+            array,
+            0,
+            out.len() as i32,
+            out.as_mut_ptr(),
+        );
+    }
+    out
+}
+
+unsafe fn put(env: *mut JNIEnv, array: jbyteArray, data: &[u8]) {
+    (table(env).SetByteArrayRegion.unwrap_unchecked())(
+        env,
+        array,
+        0,
+        data.len() as i32,
+        data.as_ptr().cast(),
+    );
+}
+
+/// A Java primitive array pinned for a short call (`GetPrimitiveArrayCritical`): no other
+/// JNI call may run until it is dropped.
+struct Pinned {
+    env: *mut JNIEnv,
+    array: jni_sys::jarray,
+    data: *mut u8,
+    len: usize,
+}
+
+impl Pinned {
+    unsafe fn new(
+        env: *mut JNIEnv,
+        array: jni_sys::jarray,
+        width: usize,
+    ) -> Result<Pinned, Failure> {
+        let len = len(env, array);
+        let data =
+            (table(env).GetPrimitiveArrayCritical.unwrap_unchecked())(env, array, ptr::null_mut());
+        if data.is_null() {
+            return Err(argument("the JVM could not pin an array"));
+        }
+        Ok(Pinned {
+            env,
+            array,
+            data: data.cast(),
+            len: len * width,
+        })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: the JVM keeps `len` bytes at `data` until the release in `drop`.
+        unsafe { std::slice::from_raw_parts(self.data, self.len) }
+    }
+
+    fn ends(&self) -> &[i32] {
+        // SAFETY: as `bytes`; an int[]'s elements are aligned i32s.
+        unsafe { std::slice::from_raw_parts(self.data.cast(), self.len / 4) }
+    }
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        // Mode JNI_ABORT: nothing was written, nothing to copy back.
+        unsafe {
+            (table(self.env)
+                .ReleasePrimitiveArrayCritical
+                .unwrap_unchecked())(
+                self.env, self.array, self.data.cast(), jni_sys::JNI_ABORT
+            )
+        }
+    }
+}
+
+/// The fields packed in one buffer: field `i` is `packed[ends[i - 1]..ends[i]]`.
+fn fields<'a>(packed: &'a [u8], ends: &[i32], out: &mut Vec<&'a [u8]>) -> Result<(), Failure> {
+    let mut start = 0usize;
+    for &end in ends {
+        let end = usize::try_from(end).map_err(|_| argument("a negative field end"))?;
+        out.push(
+            packed
+                .get(start..end)
+                .ok_or_else(|| argument("field ends out of order or beyond the bytes"))?,
+        );
+        start = end;
+    }
+    Ok(())
+}
+
+fn text(env: *mut JNIEnv, array: jbyteArray, what: &str) -> Result<String, Failure> {
+    let raw = unsafe { bytes(env, array) }.unwrap_or_default();
+    String::from_utf8(raw).map_err(|_| argument(&format!("{what} is not UTF-8")))
+}
+
+/// A prepared deriver (`Box<UlidDeriver>` as a handle), or 0 with the failure left.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_deriverNew(
+    env: *mut JNIEnv,
+    _: jclass,
+    scheme: jbyteArray,
+    namespace: jbyteArray,
+    secret: jbyteArray,
+) -> jlong {
+    guarded(0, || {
+        let scheme: Scheme = text(env, scheme, "the scheme")?.parse()?;
+        let namespace = text(env, namespace, "the namespace")?;
+        let secret = unsafe { bytes(env, secret) };
+        let deriver = UlidDeriver::new(scheme, &namespace, secret.as_deref())?;
+        Ok(Box::into_raw(Box::new(deriver)) as jlong)
+    })
+}
+
+/// Frees a handle of `deriverNew` (once: the JVM side guarantees it).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_deriverFree(
+    _: *mut JNIEnv,
+    _: jclass,
+    handle: jlong,
+) {
+    if handle != 0 {
+        // SAFETY: made by Box::into_raw in deriverNew, freed once.
+        drop(unsafe { Box::from_raw(handle as *mut UlidDeriver) });
+    }
+}
+
+/// SAFETY: `handle` is a live handle of `deriverNew`.
+unsafe fn deriver<'a>(handle: jlong) -> Result<&'a UlidDeriver, Failure> {
+    (handle as *const UlidDeriver)
+        .as_ref()
+        .ok_or_else(|| argument("a closed deriver"))
+}
+
+/// Output forms of an id in `out`: its 26 characters of text, or its 16 bytes.
+fn write_id(id: Ulid, text: bool, out: &mut [u8]) {
+    if text {
+        out.copy_from_slice(&id.to_text_bytes());
+    } else {
+        out.copy_from_slice(id.as_bytes());
+    }
+}
+
+/// One id into `out` (26 bytes of text, or its 16 bytes when `out` has 16): true, or
+/// false with the failure left.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_derive(
+    env: *mut JNIEnv,
+    _: jclass,
+    handle: jlong,
+    ms: jlong,
+    packed: jbyteArray,
+    ends: jintArray,
+    out: jbyteArray,
+) -> jboolean {
+    guarded(JNI_FALSE, || {
+        let width = match unsafe { len(env, out) } {
+            26 => 26,
+            16 => 16,
+            _ => return Err(argument("an output of 26 or 16 bytes")),
+        };
+        let deriver = unsafe { deriver(handle)? };
+        let mut id = [0u8; 26];
+        {
+            let (packed, ends) =
+                unsafe { (Pinned::new(env, packed, 1)?, Pinned::new(env, ends, 4)?) };
+            let mut list = Vec::with_capacity(ends.ends().len());
+            fields(packed.bytes(), ends.ends(), &mut list)?;
+            // Checked when the deriver was made: only the range is left (spec §4.4).
+            let made = deriver.derive(Millis::from(ms).check()?, &list)?;
+            write_id(made, width == 26, &mut id[..width]);
+        }
+        unsafe { put(env, out, &id[..width]) };
+        Ok(JNI_TRUE)
+    })
+}
+
+/// Rows of `width` fields at `times` into `out` (26 bytes of text per row): -1, or the
+/// first failing row with its failure left (the rows before it are written).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
+    env: *mut JNIEnv,
+    _: jclass,
+    handle: jlong,
+    times: jlongArray,
+    packed: jbyteArray,
+    ends: jintArray,
+    width: jint,
+    out: jbyteArray,
+) -> jint {
+    // Copied, not pinned: a batch runs long enough that pinning would hold up the GC.
+    let (times, packed, ends) = unsafe {
+        (
+            longs(env, times),
+            bytes(env, packed).unwrap_or_default(),
+            ints(env, ends),
+        )
+    };
+    let mut ids = Vec::with_capacity(times.len());
+    let failed = guarded(0, || {
+        let deriver = unsafe { deriver(handle)? };
+        let width = usize::try_from(width).map_err(|_| argument("a negative width"))?;
+        if ends.len() != width * times.len() || unsafe { len(env, out) } != 26 * times.len() {
+            return Err(argument("width fields and 26 output bytes for every time"));
+        }
+        let mut list = Vec::with_capacity(ends.len());
+        fields(&packed, &ends, &mut list)?;
+        let mut checked = Vec::with_capacity(times.len());
+        for (row, &ms) in times.iter().enumerate() {
+            match Millis::from(ms).check() {
+                Ok(ms) => checked.push(ms),
+                Err(e) => {
+                    // The rows before it are derived, as row by row.
+                    deriver.derive_batch(&checked, &list[..row * width], width, None, &mut ids)?;
+                    return Err(e.into());
+                }
+            }
+        }
+        deriver.derive_batch(&checked, &list, width, None, &mut ids)?;
+        Ok(1)
+    }) == 0;
+    let mut text = vec![0u8; 26 * ids.len()];
+    for (id, slot) in ids.iter().zip(text.chunks_exact_mut(26)) {
+        write_id(*id, true, slot);
+    }
+    unsafe { put(env, out, &text) };
+    if failed {
+        ids.len() as jint
+    } else {
+        -1
+    }
+}
+
+/// The failure the last call on this thread left, as UTF-8 "code\nmessage".
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_lastError(
+    env: *mut JNIEnv,
+    _: jclass,
+) -> jbyteArray {
+    let text = LAST
+        .with(|last| last.borrow_mut().take())
+        .map(|f| format!("{}\n{}", f.code, f.message))
+        .unwrap_or_else(|| "panic\nno failure was recorded; this is a bug".into());
+    unsafe {
+        let array = (table(env).NewByteArray.unwrap_unchecked())(env, text.len() as i32);
+        if !array.is_null() {
+            put(env, array, text.as_bytes());
+        }
+        array
+    }
+}
