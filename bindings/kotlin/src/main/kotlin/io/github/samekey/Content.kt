@@ -18,12 +18,14 @@ import java.nio.file.Path
 import java.time.Instant
 
 /** "sha256:<hex>" (v1) or "blake3:<hex>" (v2) of [data]. */
+@JvmOverloads
 public fun contentHash(data: ByteArray, scheme: Scheme = Scheme.V1): String = core { ffiContentHash(scheme.id, data) }
 
 /**
  * The content hash of everything [input] yields, read in 64 KiB chunks; the stream is
  * read to its end, not closed. An [IOException] of the stream propagates as it is.
  */
+@JvmOverloads
 public fun contentHash(input: InputStream, scheme: Scheme = Scheme.V1): String =
     core { ContentHasher(scheme.id) }.use { hasher ->
         val chunk = ByteArray(64 * 1024)
@@ -36,6 +38,7 @@ public fun contentHash(input: InputStream, scheme: Scheme = Scheme.V1): String =
     }
 
 /** The content hash of the file at [path], streamed. */
+@JvmOverloads
 public fun contentHash(path: Path, scheme: Scheme = Scheme.V1): String =
     Files.newInputStream(path).use { contentHash(it, scheme) }
 
@@ -43,6 +46,7 @@ public fun contentHash(path: Path, scheme: Scheme = Scheme.V1): String =
 public fun canonicalJson(json: String): String = core { canonicalJsonText(checked(json, "JSON text")) }
 
 /** The content hash of JSON text's canonical form: equal for equal data, whatever the key order. */
+@JvmOverloads
 public fun contentHashJson(json: String, scheme: Scheme = Scheme.V1): String =
     core { contentHashJsonText(scheme.id, checked(json, "JSON text")) }
 
@@ -51,10 +55,12 @@ public fun contentHashJson(json: String, scheme: Scheme = Scheme.V1): String =
  * The same content on the same parent is the same revision, so a retried or concurrent
  * identical request creates nothing new. [scheme] defaults to the content hash's own.
  */
+@JvmOverloads
 public fun revisionKey(contentHash: String, parent: String? = null, scheme: Scheme? = null, secret: ByteArray? = null): String =
     core { ffiRevisionKey(scheme?.id, checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }, secret) }
 
 /** The exact bytes hashed for a revision key. */
+@JvmOverloads
 public fun revisionMessage(contentHash: String, parent: String? = null, scheme: Scheme? = null): ByteArray =
     core { ffiRevisionMessage(scheme?.id, checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }) }
 

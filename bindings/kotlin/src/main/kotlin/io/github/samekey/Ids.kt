@@ -19,6 +19,7 @@ import java.time.Instant
  *
  * A field with a lone UTF-16 surrogate is refused with `invalid_string`.
  */
+@JvmOverloads
 public fun deriveUlid(
     at: Instant,
     vararg fields: String,
@@ -28,6 +29,7 @@ public fun deriveUlid(
 ): Ulid = derive(at, pack(fields), namespace, scheme, secret)
 
 /** [deriveUlid] of byte fields. */
+@JvmOverloads
 public fun deriveUlid(
     at: Instant,
     fields: List<ByteArray>,
@@ -44,9 +46,11 @@ private fun derive(at: Instant, fields: Packed, namespace: String, scheme: Schem
 }
 
 /** The exact bytes hashed for an id, to debug a mismatch between implementations. */
+@JvmOverloads
 public fun ulidMessage(fields: List<ByteArray>, namespace: String = "", scheme: Scheme = Scheme.V1): ByteArray =
     core { ffiUlidMessage(scheme.id, checked(namespace, "namespace"), fields) }
 
+@JvmSynthetic
 internal fun textFields(fields: Array<out String>): List<ByteArray> =
     fields.mapIndexed { i, f -> utf8(f, "field $i") }
 
@@ -58,7 +62,7 @@ internal fun textFields(fields: Array<out String>): List<ByteArray> =
  * val id = posts.derive(publishedAt, "hello-world", "en")
  * ```
  */
-public class UlidDeriver(
+public class UlidDeriver @JvmOverloads constructor(
     namespace: String = "",
     public val scheme: Scheme = Scheme.V1,
     secret: ByteArray? = null,

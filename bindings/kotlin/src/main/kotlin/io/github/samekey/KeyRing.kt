@@ -20,6 +20,7 @@ import java.time.Instant
  */
 public class KeyRing private constructor(private val ring: FfiRing) {
     /** A ring deriving with [primary] and recognising [primary] and [accepted]. */
+    @JvmOverloads
     public constructor(primary: Scheme, accepted: List<Scheme> = emptyList()) :
         this(core { FfiRing(primary.id, accepted.map { it.id }) })
 
@@ -36,10 +37,12 @@ public class KeyRing private constructor(private val ring: FfiRing) {
     public val accepted: List<Scheme> get() = ring.accepted().map(::Scheme)
 
     /** The id under the primary scheme. */
+    @JvmOverloads
     public fun deriveUlid(at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): Ulid =
         deriveUlid(at, textFields(fields), namespace, secret)
 
     /** The id of byte fields under the primary scheme. */
+    @JvmOverloads
     public fun deriveUlid(at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): Ulid =
         Ulid.of(core { ring.deriveUlid(millis(at), checked(namespace, "namespace"), fields, secret) })
 
@@ -47,10 +50,12 @@ public class KeyRing private constructor(private val ring: FfiRing) {
      * The accepted scheme that derived [id] from these inputs; `identity_mismatch` when
      * none did: the guard before a write that would orphan the stored document.
      */
+    @JvmOverloads
     public fun verify(id: Ulid, at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): Scheme =
         verify(id, at, textFields(fields), namespace, secret)
 
     /** [verify] of byte fields. */
+    @JvmOverloads
     public fun verify(id: Ulid, at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): Scheme =
         Scheme(core { ring.verifyUlid(id.text, millis(at), checked(namespace, "namespace"), fields, secret) })
 
@@ -58,10 +63,12 @@ public class KeyRing private constructor(private val ring: FfiRing) {
      * The id under every accepted scheme that can take these inputs, primary first, then
      * newest to oldest: look a document up by all of them while older ids remain.
      */
+    @JvmOverloads
     public fun candidates(at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): List<Pair<Scheme, Ulid>> =
         candidates(at, textFields(fields), namespace, secret)
 
     /** [candidates] of byte fields. */
+    @JvmOverloads
     public fun candidates(at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): List<Pair<Scheme, Ulid>> =
         core { ring.candidateUlids(millis(at), checked(namespace, "namespace"), fields, secret) }
             .map { Scheme(it.scheme) to Ulid.of(it.ulid) }
@@ -70,6 +77,7 @@ public class KeyRing private constructor(private val ring: FfiRing) {
      * The revision key of content on [parent] (null: a root) under the scheme of
      * [contentHash], which the ring must accept (`scheme_not_accepted`).
      */
+    @JvmOverloads
     public fun revisionKey(contentHash: String, parent: String? = null, secret: ByteArray? = null): String =
         core { ring.revisionKey(checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }, secret) }
 

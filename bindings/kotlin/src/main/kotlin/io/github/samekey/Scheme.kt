@@ -5,8 +5,8 @@ package io.github.samekey
  * change their output; a change of output is a new scheme. The core checks the name, so
  * `Scheme("v9")` fails with `unknown_scheme` where it is used.
  */
-@JvmInline
-public value class Scheme(public val id: String) {
+// A class, not a value class: Java sees functions taking a Scheme under their own names.
+public class Scheme(public val id: String) {
     init {
         // A lone surrogate is invalid_string here (spec §2.2): passed on, JNA would send
         // it as '?' and the core would report another code.
@@ -15,14 +15,18 @@ public value class Scheme(public val id: String) {
 
     override fun toString(): String = id
 
+    override fun equals(other: Any?): Boolean = other is Scheme && other.id == id
+
+    override fun hashCode(): Int = id.hashCode()
+
     public companion object {
         /** SHA-256 (HMAC-SHA-256 when keyed): the default. */
-        public val V1: Scheme = Scheme("v1")
+        @JvmField public val V1: Scheme = Scheme("v1")
 
         /** BLAKE3 (keyed BLAKE3 when keyed). */
-        public val V2: Scheme = Scheme("v2")
+        @JvmField public val V2: Scheme = Scheme("v2")
 
         /** The legacy scheme, kept to recognise ids made before v1. */
-        public val V0: Scheme = Scheme("v0")
+        @JvmField public val V0: Scheme = Scheme("v0")
     }
 }

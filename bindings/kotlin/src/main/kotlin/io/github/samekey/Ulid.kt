@@ -15,8 +15,9 @@ import java.time.Instant
  * id.timestamp    // 2024-05-01T12:00:00Z
  * ```
  */
-@JvmInline
-public value class Ulid private constructor(public val text: String) : Comparable<Ulid> {
+// A class, not a value class: Java sees functions taking or returning a Ulid under their
+// own names (a value class would mangle them), and uses it as any other class.
+public class Ulid private constructor(public val text: String) : Comparable<Ulid> {
     /** The 16 bytes, big-endian. */
     public val bytes: ByteArray get() = details().bytes
 
@@ -34,6 +35,10 @@ public value class Ulid private constructor(public val text: String) : Comparabl
     override fun compareTo(other: Ulid): Int = text.compareTo(other.text)
 
     override fun toString(): String = text
+
+    override fun equals(other: Any?): Boolean = other is Ulid && other.text == text
+
+    override fun hashCode(): Int = text.hashCode()
 
     public companion object {
         /** Parses ULID text in either case; `invalid_ulid` otherwise. */
