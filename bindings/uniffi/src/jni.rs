@@ -17,7 +17,7 @@ use jni_sys::{
     jboolean, jbyteArray, jclass, jint, jintArray, jlong, jlongArray, JNIEnv, JNI_FALSE, JNI_TRUE,
 };
 use samekey::timestamp::Millis;
-use samekey::{Scheme, Ulid, UlidDeriver};
+use samekey::{ContentHasher, Scheme, Ulid, UlidDeriver};
 
 /// A failure the JVM side turns into its exception: a core error code (`samekey::Error`'s
 /// codes) and message, "invalid_argument" for arrays that break the call's contract (a
@@ -337,6 +337,92 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
     }
 }
 
+/// A new Java `byte[]` holding `data`, or null (an OutOfMemoryError is then pending).
+unsafe fn new_bytes(env: *mut JNIEnv, data: &[u8]) -> jbyteArray {
+    let array = (table(env).NewByteArray.unwrap_unchecked())(env, data.len() as i32);
+    if !array.is_null() {
+        put(env, array, data);
+    }
+    array
+}
+
+/// The content hash text of `data[..length]` (pinned: no copy of large data), or null
+/// with the failure left.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_contentHash(
+    env: *mut JNIEnv,
+    _: jclass,
+    scheme: jbyteArray,
+    data: jbyteArray,
+) -> jbyteArray {
+    let hash = guarded(None, || {
+        let scheme: Scheme = text(env, scheme, "the scheme")?.parse()?;
+        let data = unsafe { Pinned::new(env, data, 1)? };
+        Ok(Some(
+            samekey::content_hash(scheme, data.bytes())?.to_string(),
+        ))
+    });
+    match hash {
+        Some(text) => unsafe { new_bytes(env, text.as_bytes()) },
+        None => ptr::null_mut(),
+    }
+}
+
+/// A streaming content hasher's handle, or 0 with the failure left.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_hasherNew(
+    env: *mut JNIEnv,
+    _: jclass,
+    scheme: jbyteArray,
+) -> jlong {
+    guarded(0, || {
+        let scheme: Scheme = text(env, scheme, "the scheme")?.parse()?;
+        Ok(Box::into_raw(Box::new(ContentHasher::new(scheme)?)) as jlong)
+    })
+}
+
+/// Feeds `chunk[..length]`; false with the failure left on a bad length.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_hasherUpdate(
+    env: *mut JNIEnv,
+    _: jclass,
+    handle: jlong,
+    chunk: jbyteArray,
+    length: jint,
+) -> jboolean {
+    guarded(JNI_FALSE, || {
+        // SAFETY: a live handle of hasherNew, used by one thread (the JVM side's contract).
+        let hasher = unsafe { (handle as *mut ContentHasher).as_mut() }
+            .ok_or_else(|| argument("a finished hasher"))?;
+        let chunk = unsafe { Pinned::new(env, chunk, 1)? };
+        let part = usize::try_from(length)
+            .ok()
+            .and_then(|n| chunk.bytes().get(..n));
+        hasher.update(part.ok_or_else(|| argument("a chunk length beyond the chunk"))?);
+        Ok(JNI_TRUE)
+    })
+}
+
+/// The hash text of everything fed; frees the handle (`finish` false: only frees it).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_hasherFinish(
+    env: *mut JNIEnv,
+    _: jclass,
+    handle: jlong,
+    finish: jboolean,
+) -> jbyteArray {
+    if handle == 0 {
+        return ptr::null_mut();
+    }
+    // SAFETY: made by Box::into_raw in hasherNew, freed once here.
+    let hasher = unsafe { Box::from_raw(handle as *mut ContentHasher) };
+    if finish == JNI_FALSE {
+        return ptr::null_mut();
+    }
+    let text = hasher.finalize().to_string();
+    unsafe { new_bytes(env, text.as_bytes()) }
+}
+
 /// The failure the last call on this thread left, as UTF-8 "code\nmessage".
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_lastError(
@@ -347,11 +433,5 @@ pub extern "system" fn Java_io_github_samekey_Jni_lastError(
         .with(|last| last.borrow_mut().take())
         .map(|f| format!("{}\n{}", f.code, f.message))
         .unwrap_or_else(|| "panic\nno failure was recorded; this is a bug".into());
-    unsafe {
-        let array = (table(env).NewByteArray.unwrap_unchecked())(env, text.len() as i32);
-        if !array.is_null() {
-            put(env, array, text.as_bytes());
-        }
-        array
-    }
+    unsafe { new_bytes(env, text.as_bytes()) }
 }

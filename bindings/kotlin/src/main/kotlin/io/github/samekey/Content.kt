@@ -4,9 +4,7 @@
 package io.github.samekey
 
 import io.github.samekey.uniffi.canonicalJsonText
-import io.github.samekey.uniffi.contentHash as ffiContentHash
 import io.github.samekey.uniffi.contentHashJsonText
-import io.github.samekey.uniffi.ContentHasher
 import io.github.samekey.uniffi.needsWrite as ffiNeedsWrite
 import io.github.samekey.uniffi.parseRfc3339 as ffiParseRfc3339
 import io.github.samekey.uniffi.revisionKey as ffiRevisionKey
@@ -19,7 +17,8 @@ import java.time.Instant
 
 /** "sha256:<hex>" (v1) or "blake3:<hex>" (v2) of [data]. */
 @JvmOverloads
-public fun contentHash(data: ByteArray, scheme: Scheme = Scheme.V1): String = core { ffiContentHash(scheme.id, data) }
+public fun contentHash(data: ByteArray, scheme: Scheme = Scheme.V1): String =
+    ascii(Jni.contentHash(scheme.id.toByteArray(Charsets.UTF_8), data) ?: Jni.fail())
 
 /**
  * The content hash of everything [input] yields, read in 64 KiB chunks; the stream is
@@ -27,15 +26,24 @@ public fun contentHash(data: ByteArray, scheme: Scheme = Scheme.V1): String = co
  */
 @JvmOverloads
 public fun contentHash(input: InputStream, scheme: Scheme = Scheme.V1): String =
-    core { ContentHasher(scheme.id) }.use { hasher ->
-        val chunk = ByteArray(64 * 1024)
-        while (true) {
-            val n = input.read(chunk)
-            if (n < 0) break
-            if (n > 0) hasher.update(if (n == chunk.size) chunk else chunk.copyOf(n))
+    Jni.hasherNew(scheme.id.toByteArray(Charsets.UTF_8)).let { hasher ->
+        if (hasher == 0L) Jni.fail()
+        var finished = false
+        try {
+            val chunk = ByteArray(64 * 1024)
+            while (true) {
+                val n = input.read(chunk)
+                if (n < 0) break
+                if (n > 0 && !Jni.hasherUpdate(hasher, chunk, n)) Jni.fail()
+            }
+            finished = true
+            ascii(Jni.hasherFinish(hasher, true)!!)
+        } finally {
+            if (!finished) Jni.hasherFinish(hasher, false)
         }
-        hasher.finish()
     }
+
+private fun ascii(text: ByteArray): String = String(text, Charsets.ISO_8859_1)
 
 /** The content hash of the file at [path], streamed. */
 @JvmOverloads

@@ -21,6 +21,17 @@ internal object Jni {
     /** Rows of [width] fields into [out] (26 characters a row): -1, or the first failing row. */
     @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: ByteArray): Int
 
+    /** The content hash text (ASCII) of [data], or null. */
+    @JvmStatic external fun contentHash(scheme: ByteArray, data: ByteArray): ByteArray?
+
+    /** A streaming hasher's handle, or 0. */
+    @JvmStatic external fun hasherNew(scheme: ByteArray): Long
+
+    @JvmStatic external fun hasherUpdate(handle: Long, chunk: ByteArray, length: Int): Boolean
+
+    /** The hash text of everything fed (null when not [finish]); frees the handle either way. */
+    @JvmStatic external fun hasherFinish(handle: Long, finish: Boolean): ByteArray?
+
     /** UTF-8 "code\nmessage" of the failure the last call on this thread left. */
     @JvmStatic external fun lastError(): ByteArray
 
