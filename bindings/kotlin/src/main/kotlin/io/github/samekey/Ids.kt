@@ -40,7 +40,7 @@ public fun deriveUlid(
 
 // Text fields are checked before the namespace, and both before the scheme's checks (spec
 // §2.2: a host's conversion of its strings comes first).
-private fun derive(at: Instant, fields: Packed, namespace: String, scheme: Scheme, secret: ByteArray?): Ulid {
+internal fun derive(at: Instant, fields: Packed, namespace: String, scheme: Scheme, secret: ByteArray?): Ulid {
     val deriver = if (secret == null) NativeDeriver.unkeyed(scheme, namespace) else NativeDeriver(scheme, namespace, secret)
     return ulidOfText(deriver.derive(millis(at), fields))
 }
