@@ -25,6 +25,7 @@ packages=(
   qemu-user-static                # aarch64 artifacts, run under emulation
   gcc-mingw-w64-x86-64            # the Windows target: its C build scripts and its linker
   file jq                         # artifact checks, bench-batch
+  musl-tools                      # musl-gcc: the JAR's musl library loaded by musl's loader
 )
 
 if [ "${1:-}" = --list ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Kotlin/JVM artifact io.github.samekey:samekey, deployed to the file:// Maven
 # repository target/dist/maven: the JAR (the Kotlin layer, the generated uniffi sources
-# compiled, the native library of each platform under JNA's resource prefix), sources and
+# compiled, the native library of each platform under JNA's resource prefix, and musl's
+# under linux-musl-<arch>, which samekey's own loader picks on Alpine), sources and
 # javadoc JARs, the POM. The libraries are cross-built with cargo-zigbuild (Windows with
 # Debian's mingw-w64); Maven and its plugins come from Maven Central.
 #
@@ -15,8 +16,9 @@ natives="$PWD/target/kotlin-natives"
 declare -A triples=(
   [linux-x86-64]=x86_64-unknown-linux-gnu.2.17 [linux-aarch64]=aarch64-unknown-linux-gnu.2.17
   [darwin-x86-64]=x86_64-apple-darwin [darwin-aarch64]=aarch64-apple-darwin
-  [win32-x86-64]=x86_64-pc-windows-gnu)
-all=(linux-x86-64 linux-aarch64 darwin-x86-64 darwin-aarch64 win32-x86-64)
+  [win32-x86-64]=x86_64-pc-windows-gnu
+  [linux-musl-x86-64]=x86_64-unknown-linux-musl [linux-musl-aarch64]=aarch64-unknown-linux-musl)
+all=(linux-x86-64 linux-aarch64 linux-musl-x86-64 linux-musl-aarch64 darwin-x86-64 darwin-aarch64 win32-x86-64)
 
 rm -rf "$natives"
 for platform in "${@:-${all[@]}}"; do
@@ -24,7 +26,9 @@ for platform in "${@:-${all[@]}}"; do
   triple=${target%.2.17}
   echo "dist-kotlin: $platform ($target)" >&2
   # Debug information stays out of the JAR; the exported symbols JNA calls stay in.
-  CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib --features jni
+  # musl (Alpine's JVMs): a shared library needs a dynamic C library, not musl's static default.
+  flags=(); [[ $triple == *-musl ]] && flags=(-C target-feature=-crt-static)
+  RUSTFLAGS="${flags[*]}" CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib --features jni
   case "$triple" in
     *-windows-gnu) lib=samekey_uniffi.dll ;;
     *-apple-darwin) lib=libsamekey_uniffi.dylib ;;

@@ -6,8 +6,9 @@
 # -Djna.library.path, no LD_LIBRARY_PATH, no cargo on PATH. JNA loads the library from
 # the JAR.
 # With --all (after a full dist-kotlin), the JAR must also hold the library of every
-# release platform, each of its platform's format (built, not run: macOS, Windows and
-# linux-aarch64 JVMs do not run here).
+# release platform, each of its platform's format (built, not run: macOS, Windows,
+# linux-aarch64 and musl JVMs do not run here; the musl x86-64 library is loaded by musl's
+# dynamic loader).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 all=false; [[ ${1:-} == --all ]] && all=true
@@ -41,6 +42,8 @@ jar="$repo/io/github/samekey/samekey/$version/samekey-$version.jar"
 mkdir "$work/jar" && (cd "$work/jar" && unzip -q "$jar")
 for want in "linux-x86-64/libsamekey_uniffi.so:ELF 64-bit LSB shared object, x86-64" \
             "linux-aarch64/libsamekey_uniffi.so:ELF 64-bit LSB shared object, ARM aarch64" \
+            "linux-musl-x86-64/libsamekey_uniffi.so:ELF 64-bit LSB shared object, x86-64" \
+            "linux-musl-aarch64/libsamekey_uniffi.so:ELF 64-bit LSB shared object, ARM aarch64" \
             "darwin-x86-64/libsamekey_uniffi.dylib:Mach-O 64-bit x86_64 dynamically linked shared library" \
             "darwin-aarch64/libsamekey_uniffi.dylib:Mach-O 64-bit arm64 dynamically linked shared library" \
             "win32-x86-64/samekey_uniffi.dll:PE32+ executable (DLL)"; do
@@ -49,6 +52,25 @@ for want in "linux-x86-64/libsamekey_uniffi.so:ELF 64-bit LSB shared object, x86
   [[ $kind == "${want#*:}"* ]] || { echo "test-kotlin-repo: $path is $kind"; exit 1; }
   echo "test-kotlin-repo: $path: $kind"
 done
+# musl's libraries need musl's C library only (NEEDED libc.so, which musl's loader
+# resolves to itself), not glibc's versioned one; and the x86-64 one loads under musl's
+# own dynamic loader with every symbol bound (no Alpine JVM here to run it).
+for arch in x86-64 aarch64; do
+  needed=$(readelf -d "$work/jar/linux-musl-$arch/libsamekey_uniffi.so" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+  [[ $needed == "libc.so " ]] || { echo "test-kotlin-repo: linux-musl-$arch needs $needed"; exit 1; }
+done
+cat > "$work/dlopen.c" <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  void *lib = dlopen(argv[1], RTLD_NOW);
+  if (!lib) { printf("%s\n", dlerror()); return 1; }
+  return dlsym(lib, "Java_io_github_samekey_Jni_derive") && dlsym(lib, "uniffi_samekey_uniffi_fn_func_version") ? 0 : 2;
+}
+C
+musl-gcc -o "$work/dlopen" "$work/dlopen.c"
+"$work/dlopen" "$work/jar/linux-musl-x86-64/libsamekey_uniffi.so"
+echo "test-kotlin-repo: linux-musl-x86-64 loads under musl's loader ($(readelf -l "$work/dlopen" | sed -n 's/.*interpreter: \(.*\)]/\1/p'))"
 for extra in sources javadoc; do
   [ -s "${jar%.jar}-$extra.jar" ] || { echo "test-kotlin-repo: no $extra JAR"; exit 1; }
 done

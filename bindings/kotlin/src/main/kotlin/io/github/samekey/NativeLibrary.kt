@@ -14,13 +14,19 @@ internal object NativeLibrary {
     private const val NAME = "samekey_uniffi"
 
     /** What the released JAR carries. */
-    private val PLATFORMS = listOf("linux-x86-64", "linux-aarch64", "darwin-x86-64", "darwin-aarch64", "win32-x86-64")
+    private val PLATFORMS = listOf(
+        "linux-x86-64", "linux-aarch64", "linux-musl-x86-64", "linux-musl-aarch64",
+        "darwin-x86-64", "darwin-aarch64", "win32-x86-64",
+    )
 
     /** The loaded file. */
     @JvmField
     val path: String = load()
 
-    /** JNA's name for this machine's platform (its resource prefix). */
+    /**
+     * JNA's name for this machine's platform (its resource prefix), with `linux-musl-`
+     * for a JVM on musl (Alpine), whose library JNA's prefixes do not tell apart.
+     */
     internal fun platform(): String {
         val os = System.getProperty("os.name").lowercase()
         val arch = System.getProperty("os.arch").lowercase()
@@ -35,7 +41,14 @@ internal object NativeLibrary {
             "aarch64", "arm64" -> "aarch64"
             else -> arch
         }
-        return "$system-$cpu"
+        return if (system == "linux" && musl()) "linux-musl-$cpu" else "$system-$cpu"
+    }
+
+    /** Whether this process runs on musl: its C library is mapped from a musl file. */
+    private fun musl(): Boolean = try {
+        java.io.File("/proc/self/maps").useLines { lines -> lines.any { "ld-musl-" in it || "libc.musl-" in it } }
+    } catch (e: java.io.IOException) {
+        false
     }
 
     private fun load(): String {
