@@ -22,7 +22,7 @@ mod node 'bindings/node'
 mod wasm 'bindings/wasm'
 # Go (bindings/go): cgo over the C ABI, and the module as its proxy serves it.
 mod go 'bindings/go'
-# Kotlin/JVM (bindings/kotlin): uniffi + JNA, deployed to a file:// Maven repository.
+# Kotlin/JVM (bindings/kotlin): JNI for the hot paths, uniffi + JNA for the rest, deployed to a file:// Maven repository.
 mod kotlin 'bindings/kotlin'
 # Swift (bindings/swift): uniffi, SwiftPM.
 mod swift 'bindings/swift'
