@@ -142,4 +142,27 @@ class ApiTest {
         val files = maps.readLines().map { it.substringAfterLast(' ') }.filter { "samekey_uniffi" in it }.toSet()
         assertEquals(setOf(NativeLibrary.path), files)
     }
+
+    @Test
+    fun deriversShareAcrossThreadsAndAreFreedWhenUnreachable() {
+        val shared = UlidDeriver(namespace = "posts")
+        val expected = List(200) { shared.derive(published.plusMillis(it.toLong()), "slug-$it") }
+        val pool = java.util.concurrent.Executors.newFixedThreadPool(4)
+        try {
+            val results = List(8) {
+                pool.submit<List<Ulid>> { List(200) { shared.derive(published.plusMillis(it.toLong()), "slug-$it") } }
+            }
+            for (r in results) assertEquals(expected, r.get())
+        } finally {
+            pool.shutdown()
+        }
+        // Thousands of keyed derivers made and dropped: the Cleaner frees their native
+        // state as the collector finds them, with no call on a freed one.
+        val secret = ByteArray(32) { it.toByte() }
+        val keyed = UlidDeriver(secret = secret).derive(published, "a")
+        repeat(5_000) {
+            assertEquals(keyed, UlidDeriver(secret = secret).derive(published, "a"))
+            if (it % 1_000 == 0) System.gc()
+        }
+    }
 }
