@@ -1,6 +1,7 @@
 package io.github.samekey.bench;
 
 import io.github.samekey.Samekey;
+import io.github.samekey.Scheme;
 import io.github.samekey.Ulid;
 import io.github.samekey.UlidDeriver;
 import java.nio.ByteBuffer;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -28,7 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * ns per id: samekey against the ~30 lines a Java developer would write instead
  * (MessageDigest SHA-256 over v1's tag block and framing, then a Crockford loop), for one
- * id (a 20-byte slug and "en") and for a batch of 10,000. Setup checks that both sides
+ * id (a 20-byte slug and "en"), keyed (HMAC-SHA-256 with a prepared {@code Mac}) and for a
+ * batch of 10,000. Setup checks that both sides
  * give the same ids before anything is timed. Every benchmark runs in the same forks, in
  * JMH's order, on the same machine.
  */
@@ -54,17 +58,31 @@ public class IdBench {
     List<Instant> instants = new ArrayList<>();
     List<List<String>> columns;
     UlidDeriver deriver = new UlidDeriver();
+    static final byte[] SECRET = "a 32-byte secret for the bench..".getBytes(StandardCharsets.US_ASCII);
+    UlidDeriver keyedDeriver = new UlidDeriver("", Scheme.V1, SECRET);
+    Mac mac;
     int i;
 
     /** The pure-JVM peer: v1, no namespace, text fields. */
     static String pureJvm(long ms, String... fields) {
-        MessageDigest sha;
         try {
-            sha = MessageDigest.getInstance("SHA-256");
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(TAG);
+            sha.update(frame(fields));
+            return crockford(ms, sha.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        sha.update(TAG);
+    }
+
+    /** The keyed pure-JVM peer: HMAC-SHA-256 of the same message, with a prepared Mac. */
+    static String pureJvmKeyed(Mac mac, long ms, String... fields) {
+        mac.update(TAG);
+        mac.update(frame(fields));
+        return crockford(ms, mac.doFinal());
+    }
+
+    static byte[] frame(String... fields) {
         int size = 8;
         byte[][] utf8 = new byte[fields.length][];
         for (int f = 0; f < fields.length; f++) {
@@ -73,8 +91,10 @@ public class IdBench {
         }
         ByteBuffer frame = ByteBuffer.allocate(size).putInt(0).putInt(fields.length);
         for (byte[] b : utf8) frame.putInt(b.length).put(b);
-        sha.update(frame.array());
-        byte[] d = sha.digest();
+        return frame.array();
+    }
+
+    static String crockford(long ms, byte[] d) {
         long hi = ms << 16 | (d[0] & 0xffL) << 8 | (d[1] & 0xffL);
         long lo = 0;
         for (int k = 2; k < 10; k++) lo = lo << 8 | (d[k] & 0xffL);
@@ -88,7 +108,9 @@ public class IdBench {
     }
 
     @Setup(Level.Trial)
-    public void setUp() {
+    public void setUp() throws Exception {
+        mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(SECRET, "HmacSHA256"));
         for (int k = 0; k < BATCH; k++) {
             times[k] = 1714564800000L + k;
             slugs[k] = String.format("my-first-post-%06d", k);
@@ -100,6 +122,9 @@ public class IdBench {
             String peer = pureJvm(times[k], slugs[k], "en");
             if (!peer.equals(many.get(k).getText()) || !peer.equals(Samekey.deriveUlid(instants.get(k), slugs[k], "en").getText())) {
                 throw new IllegalStateException("the peer and samekey differ at row " + k);
+            }
+            if (!pureJvmKeyed(mac, times[k], slugs[k], "en").equals(keyedDeriver.derive(instants.get(k), slugs[k], "en").getText())) {
+                throw new IllegalStateException("the keyed peer and samekey differ at row " + k);
             }
         }
     }
@@ -133,6 +158,18 @@ public class IdBench {
         int k = next();
         return io.github.samekey.uniffi.Samekey_uniffiKt.deriveUlid(
                 "v1", times[k], "", List.of(slugs[k].getBytes(StandardCharsets.UTF_8), EN), null).getUlid();
+    }
+
+    @Benchmark
+    public String keyed_pureJvm() {
+        int k = next();
+        return pureJvmKeyed(mac, times[k], slugs[k], "en");
+    }
+
+    @Benchmark
+    public Ulid keyed_ulidDeriver() {
+        int k = next();
+        return keyedDeriver.derive(instants.get(k), slugs[k], "en");
     }
 
     @Benchmark
