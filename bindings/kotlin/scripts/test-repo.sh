@@ -2,9 +2,9 @@
 # io.github.samekey:samekey installed as a user installs it: a fresh Maven project outside
 # the repository depends on it from the file:// repository target/dist/maven (made by
 # bindings/kotlin/scripts/dist.sh) and on Maven Central for the rest, with a local repository that
-# has never held samekey, and runs every vector with plain `mvn test`: no
-# -Djna.library.path, no LD_LIBRARY_PATH, no cargo on PATH. JNA loads the library from
-# the JAR.
+# has never held samekey, and runs every vector from Kotlin and from Java with plain
+# `mvn test`: no -Djna.library.path, no LD_LIBRARY_PATH, no cargo on PATH. samekey's
+# loader extracts the library from the JAR.
 # With --all (after a full dist-kotlin), the JAR must also hold the library of every
 # release platform, each of its platform's format (built, not run: macOS, Windows,
 # linux-aarch64 and musl JVMs do not run here; the musl x86-64 library is loaded by musl's
@@ -25,17 +25,18 @@ local_repo="$PWD/target/m2-consumer"
 rm -rf "$local_repo/io/github/samekey"
 mkdir -p "$work/app/src/test/kotlin/io/github/samekey"
 sed -e "s|@REPO@|file://$repo|" -e "s|@VERSION@|$version|" bindings/kotlin/scripts/consumer/pom.xml > "$work/app/pom.xml"
-cp bindings/kotlin/src/test/kotlin/io/github/samekey/VectorsTest.kt "$work/app/src/test/kotlin/io/github/samekey/"
+cp bindings/kotlin/src/test/kotlin/io/github/samekey/VectorsTest.kt bindings/kotlin/src/test/java/io/github/samekey/JavaVectorsTest.java \
+  "$work/app/src/test/kotlin/io/github/samekey/"
 cd "$work/app"
 unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS
 env PATH=/usr/local/bin:/usr/bin:/bin SAMEKEY_VECTORS="$vectors" \
   mvn -B -q -Dmaven.repo.local="$local_repo" test
 grep -h 'Tests run' target/surefire-reports/*.txt
-grep -ho '[0-9]* vectors from [^<]*' target/surefire-reports/TEST-*.xml | head -n 1
+grep -ho '[0-9]* vectors from [^<]*' target/surefire-reports/TEST-*.xml
 # The runner works with any valid vector file, not only the repository's (spec §10.1).
 env PATH=/usr/local/bin:/usr/bin:/bin SAMEKEY_VECTORS="$small" \
   mvn -B -q -Dmaven.repo.local="$local_repo" test
-grep -ho '[0-9]* vectors from [^<]*' target/surefire-reports/TEST-*.xml | head -n 1
+grep -ho '[0-9]* vectors from [^<]*' target/surefire-reports/TEST-*.xml
 
 $all || exit 0
 jar="$repo/io/github/samekey/samekey/$version/samekey-$version.jar"
