@@ -86,40 +86,6 @@ class SpeedTable {
         println("(sink $sink)")
     }
 
-    /** The content hash of 1 MiB against MessageDigest SHA-256 (which uses the CPU's SHA instructions). */
-    @Test
-    fun contentHashTable() {
-        val rounds = System.getenv("SAMEKEY_BENCH_ROUNDS")?.toInt() ?: 0
-        assumeTrue(rounds > 0, "the speed table runs with SAMEKEY_BENCH_ROUNDS=N (just bench-kotlin)")
-        val data = ByteArray(1 shl 20) { (it * 131).toByte() }
-        val hex = { b: ByteArray -> b.joinToString("") { "%02x".format(it) } }
-        assertEquals("sha256:" + hex(MessageDigest.getInstance("SHA-256").digest(data)), contentHash(data))
-        var sink = 0
-        val contenders = listOf<Pair<String, () -> Unit>>(
-            "MessageDigest SHA-256" to { sink += MessageDigest.getInstance("SHA-256").digest(data)[0] },
-            "contentHash(bytes) v1" to { sink += contentHash(data).length },
-            "contentHash(bytes) v2 (BLAKE3)" to { sink += contentHash(data, Scheme.V2).length },
-            "contentHash(InputStream) v1" to { sink += contentHash(data.inputStream()).length },
-        )
-        val samples = contenders.map { mutableListOf<Double>() }
-        repeat(rounds) {
-            contenders.forEachIndexed { c, (_, run) ->
-                val start = System.nanoTime()
-                repeat(50) { run() }
-                samples[c] += (System.nanoTime() - start) / 50.0 / 1000.0
-            }
-        }
-        val medians = samples.map { it.sorted()[it.size / 2] }
-        val table = StringBuilder("\n$rounds rounds of 50 hashes of 1 MiB, medians; ratio = MessageDigest time / time\n\n")
-        table.append("| content hash of 1 MiB | µs | x MessageDigest |\n|---|---:|---:|\n")
-        contenders.forEachIndexed { c, (name, _) ->
-            val ratio = if (c == 0) "" else "%.2fx".format(medians[0] / medians[c])
-            table.append("| $name | %.0f | $ratio |\n".format(medians[c]))
-        }
-        println(table)
-        println("(sink $sink)")
-    }
-
     private companion object {
         const val CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
     }
