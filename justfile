@@ -64,7 +64,15 @@ build: setup python::wheel node::setup wasm::setup
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-generated lint check-targets test-environment ffi::test go::test go::test-dist kotlin::test swift::test python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines postgres::test test-small-vectors
+test: setup check-generated lint check-targets test-environment (prune "target/check-targets") ffi::test go::test go::test-dist kotlin::test swift::test (prune ".swiftroot") python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines postgres::test test-small-vectors
+
+# With SAMEKEY_PRUNE set (CI's fresh clone: .ci/run), a scratch tree that no later step
+# of `test` reads is deleted once its last reader is done: check-targets' 2 GB of
+# metadata, the Swift root's 3 GB. A shared disk's free space varies; the run's peak
+# stays lower. Elsewhere they are kept, for the next run.
+[private]
+prune path:
+    @if [ -n "${SAMEKEY_PRUNE:-}" ]; then echo "prune: {{path}} ($(du -sh {{path}} 2>/dev/null | cut -f1))"; rm -rf {{path}}; fi
 
 # Every generated file (C header, uniffi Swift sources, TypeScript error union, Go
 # sentinels, test vectors) rewritten, and every version pin checked: cargo xtask.
