@@ -137,11 +137,7 @@ struct Pinned {
 }
 
 impl Pinned {
-    unsafe fn new(
-        env: *mut JNIEnv,
-        array: jni_sys::jarray,
-        width: usize,
-    ) -> Result<Pinned, Failure> {
+    unsafe fn new(env: *mut JNIEnv, array: jbyteArray) -> Result<Pinned, Failure> {
         let len = len(env, array);
         let data =
             (table(env).GetPrimitiveArrayCritical.unwrap_unchecked())(env, array, ptr::null_mut());
@@ -152,7 +148,7 @@ impl Pinned {
             env,
             array,
             data: data.cast(),
-            len: len * width,
+            len,
         })
     }
 
@@ -161,15 +157,20 @@ impl Pinned {
         unsafe { std::slice::from_raw_parts(self.data, self.len) }
     }
 
-    fn ends(&self) -> &[i32] {
-        // SAFETY: as `bytes`; an int[]'s elements are aligned i32s.
-        unsafe { std::slice::from_raw_parts(self.data.cast(), self.len / 4) }
+    /// Releases the array keeping what was written (a JVM that copied copies it back).
+    fn commit(self) {
+        unsafe {
+            (table(self.env)
+                .ReleasePrimitiveArrayCritical
+                .unwrap_unchecked())(self.env, self.array, self.data.cast(), 0)
+        };
+        std::mem::forget(self);
     }
 }
 
 impl Drop for Pinned {
     fn drop(&mut self) {
-        // Mode JNI_ABORT: nothing was written, nothing to copy back.
+        // Mode JNI_ABORT: nothing to copy back (a call that failed wrote nothing).
         unsafe {
             (table(self.env)
                 .ReleasePrimitiveArrayCritical
@@ -247,36 +248,56 @@ fn write_id(id: Ulid, text: bool, out: &mut [u8]) {
     }
 }
 
-/// One id into `out` (26 bytes of text, or its 16 bytes when `out` has 16): true, or
-/// false with the failure left.
+/// Bytes of a single id's frame before its fields: room for the id's 26 characters
+/// (written back), then the field count, little-endian.
+const FRAME_HEAD: usize = 26 + 4;
+
+/// The fields of a frame: a count, that many lengths (u32, little-endian), the bytes.
+fn frame_fields<'a>(frame: &'a [u8], out: &mut Vec<&'a [u8]>) -> Result<(), Failure> {
+    let bad = || argument("a malformed frame");
+    let u32_at = |at: usize| -> Option<usize> {
+        Some(u32::from_le_bytes(frame.get(at..at + 4)?.try_into().ok()?) as usize)
+    };
+    let count = u32_at(26).ok_or_else(bad)?;
+    let mut data = count
+        .checked_mul(4)
+        .and_then(|n| n.checked_add(FRAME_HEAD))
+        .ok_or_else(bad)?;
+    for i in 0..count {
+        let len = u32_at(FRAME_HEAD + 4 * i).ok_or_else(bad)?;
+        out.push(frame.get(data..data + len).ok_or_else(bad)?);
+        data += len;
+    }
+    Ok(())
+}
+
+/// One id from a frame (`Jni.kt`'s `frame`): its fields at `ms`, the id written into the
+/// frame's first 26 bytes (its text, or its 16 bytes unless `text`). One pinned array and
+/// three JNI calls: each JNI call costs a thread-state transition, which dominated a
+/// short id when the fields, their ends and the output were three arrays.
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_derive(
     env: *mut JNIEnv,
     _: jclass,
     handle: jlong,
     ms: jlong,
-    packed: jbyteArray,
-    ends: jintArray,
-    out: jbyteArray,
+    frame: jbyteArray,
+    text: jboolean,
 ) -> jboolean {
     guarded(JNI_FALSE, || {
-        let width = match unsafe { len(env, out) } {
-            26 => 26,
-            16 => 16,
-            _ => return Err(argument("an output of 26 or 16 bytes")),
-        };
         let deriver = unsafe { deriver(handle)? };
-        let mut id = [0u8; 26];
-        {
-            let (packed, ends) =
-                unsafe { (Pinned::new(env, packed, 1)?, Pinned::new(env, ends, 4)?) };
-            let mut list = Vec::with_capacity(ends.ends().len());
-            fields(packed.bytes(), ends.ends(), &mut list)?;
-            // Checked when the deriver was made: only the range is left (spec §4.4).
-            let made = deriver.derive(Millis::from(ms).check()?, &list)?;
-            write_id(made, width == 26, &mut id[..width]);
-        }
-        unsafe { put(env, out, &id[..width]) };
+        let pinned = unsafe { Pinned::new(env, frame)? };
+        let mut list = Vec::with_capacity(4);
+        frame_fields(pinned.bytes(), &mut list)?;
+        // Checked when the deriver was made: only the range is left (spec §4.4).
+        let id = deriver.derive(Millis::from(ms).check()?, &list)?;
+        drop(list);
+        let width = if text == JNI_FALSE { 16 } else { 26 };
+        // SAFETY: the frame is pinned and at least FRAME_HEAD bytes long (frame_fields read
+        // its count); nothing else reads it while the call runs.
+        let out = unsafe { std::slice::from_raw_parts_mut(pinned.data, width) };
+        write_id(id, width == 26, out);
+        pinned.commit();
         Ok(JNI_TRUE)
     })
 }
@@ -357,7 +378,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_contentHash(
 ) -> jbyteArray {
     let hash = guarded(None, || {
         let scheme: Scheme = text(env, scheme, "the scheme")?.parse()?;
-        let data = unsafe { Pinned::new(env, data, 1)? };
+        let data = unsafe { Pinned::new(env, data)? };
         Ok(Some(
             samekey::content_hash(scheme, data.bytes())?.to_string(),
         ))
@@ -394,7 +415,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_hasherUpdate(
         // SAFETY: a live handle of hasherNew, used by one thread (the JVM side's contract).
         let hasher = unsafe { (handle as *mut ContentHasher).as_mut() }
             .ok_or_else(|| argument("a finished hasher"))?;
-        let chunk = unsafe { Pinned::new(env, chunk, 1)? };
+        let chunk = unsafe { Pinned::new(env, chunk)? };
         let part = usize::try_from(length)
             .ok()
             .and_then(|n| chunk.bytes().get(..n));

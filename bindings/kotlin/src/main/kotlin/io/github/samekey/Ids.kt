@@ -26,7 +26,7 @@ public fun deriveUlid(
     namespace: String = "",
     scheme: Scheme = Scheme.V1,
     secret: ByteArray? = null,
-): Ulid = derive(at, pack(fields), namespace, scheme, secret)
+): Ulid = derive(at, frame(fields), namespace, scheme, secret)
 
 /** [deriveUlid] of byte fields. */
 @JvmOverloads
@@ -36,11 +36,11 @@ public fun deriveUlid(
     namespace: String = "",
     scheme: Scheme = Scheme.V1,
     secret: ByteArray? = null,
-): Ulid = derive(at, pack(fields), namespace, scheme, secret)
+): Ulid = derive(at, frame(fields), namespace, scheme, secret)
 
 // Text fields are checked before the namespace, and both before the scheme's checks (spec
 // §2.2: a host's conversion of its strings comes first).
-internal fun derive(at: Instant, fields: Packed, namespace: String, scheme: Scheme, secret: ByteArray?): Ulid {
+internal fun derive(at: Instant, fields: ByteArray, namespace: String, scheme: Scheme, secret: ByteArray?): Ulid {
     val deriver = if (secret == null) NativeDeriver.unkeyed(scheme, namespace) else NativeDeriver(scheme, namespace, secret)
     return ulidOfText(deriver.derive(millis(at), fields))
 }
@@ -70,10 +70,10 @@ public class UlidDeriver @JvmOverloads constructor(
     private val prepared = NativeDeriver(scheme, namespace, secret)
 
     /** The id of text fields at [at]. */
-    public fun derive(at: Instant, vararg fields: String): Ulid = ulidOfText(prepared.derive(millis(at), pack(fields)))
+    public fun derive(at: Instant, vararg fields: String): Ulid = ulidOfText(prepared.derive(millis(at), frame(fields)))
 
     /** The id of byte fields at [at]. */
-    public fun derive(at: Instant, fields: List<ByteArray>): Ulid = ulidOfText(prepared.derive(millis(at), pack(fields)))
+    public fun derive(at: Instant, fields: List<ByteArray>): Ulid = ulidOfText(prepared.derive(millis(at), frame(fields)))
 
     /**
      * The ids of many rows at once, in row order: row `i` is the fields `columns[c][i]` at

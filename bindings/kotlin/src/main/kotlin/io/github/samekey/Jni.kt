@@ -15,8 +15,11 @@ internal object Jni {
 
     @JvmStatic external fun deriverFree(handle: Long)
 
-    /** The id of the fields in [packed] (ends in [ends]) into [out]: 26 characters, or 16 bytes. */
-    @JvmStatic external fun derive(handle: Long, ms: Long, packed: ByteArray, ends: IntArray, out: ByteArray): Boolean
+    /**
+     * The id of a [frame]'s fields at [ms], written into the frame's first bytes: its 26
+     * characters, or its 16 bytes unless [text].
+     */
+    @JvmStatic external fun derive(handle: Long, ms: Long, frame: ByteArray, text: Boolean): Boolean
 
     /** Rows of [width] fields into [out] (26 characters a row): -1, or the first failing row. */
     @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: ByteArray): Int

@@ -22,17 +22,16 @@ internal class NativeDeriver(scheme: Scheme, namespace: String, secret: ByteArra
         CLEANER.register(this, Free(made))
     }
 
-    /** The id of packed fields at [ms]: text, or its 16 bytes with [bytes]. */
-    fun derive(ms: Long, fields: Packed, bytes: Boolean = false): ByteArray {
+    /** The id of a [frame]'s fields at [ms], in the frame's first 26 bytes (16 with [bytes]). */
+    fun derive(ms: Long, frame: ByteArray, bytes: Boolean = false): ByteArray {
         check(!closed) { "this UlidDeriver is closed" }
-        val out = ByteArray(if (bytes) 16 else 26)
         try {
-            if (!Jni.derive(handle, ms, fields.bytes, fields.ends, out)) Jni.fail()
+            if (!Jni.derive(handle, ms, frame, !bytes)) Jni.fail()
         } finally {
             // The handle must outlive the call: `this` is not collected (and cleaned) before here.
             Reference.reachabilityFence(this)
         }
-        return out
+        return frame
     }
 
     /** Ids of rows of [width] fields, 26 characters each, in one buffer. */

@@ -42,17 +42,49 @@ internal fun pack(fields: Array<out String>): Packed {
     return Packed(bytes, ends)
 }
 
-/** Byte [fields] in one buffer. */
-internal fun pack(fields: List<ByteArray>): Packed {
-    val ends = IntArray(fields.size)
-    var at = 0
+/** Where a frame's fields start: room for the id the native call writes back, the count. */
+private const val FRAME_HEAD = 26 + 4
+
+/**
+ * Text [fields] as one frame for [Jni.derive]: 26 bytes the id is written into, the field
+ * count and each field's UTF-8 length (u32, little-endian), then the UTF-8, checked for
+ * lone surrogates as it is written. One array: one pinned array in the native call.
+ */
+internal fun frame(fields: Array<out String>): ByteArray {
+    var total = 0
+    for (i in fields.indices) total += utf8Length(fields[i], i)
+    val frame = ByteArray(FRAME_HEAD + 4 * fields.size + total)
+    putInt(frame, 26, fields.size)
+    var at = FRAME_HEAD + 4 * fields.size
     for (i in fields.indices) {
-        at += fields[i].size
-        ends[i] = at
+        val end = encode(fields[i], frame, at)
+        putInt(frame, FRAME_HEAD + 4 * i, end - at)
+        at = end
     }
-    val bytes = ByteArray(at)
-    for (i in fields.indices) fields[i].copyInto(bytes, ends[i] - fields[i].size)
-    return Packed(bytes, ends)
+    return frame
+}
+
+/** Byte [fields] as one frame for [Jni.derive]. */
+internal fun frame(fields: List<ByteArray>): ByteArray {
+    var total = 0L
+    for (f in fields) total += f.size
+    require(FRAME_HEAD + 4L * fields.size + total <= Int.MAX_VALUE - 8) { "fields of $total bytes exceed a Java array" }
+    val frame = ByteArray(FRAME_HEAD + 4 * fields.size + total.toInt())
+    putInt(frame, 26, fields.size)
+    var at = FRAME_HEAD + 4 * fields.size
+    for (i in fields.indices) {
+        putInt(frame, FRAME_HEAD + 4 * i, fields[i].size)
+        fields[i].copyInto(frame, at)
+        at += fields[i].size
+    }
+    return frame
+}
+
+private fun putInt(into: ByteArray, at: Int, value: Int) {
+    into[at] = value.toByte()
+    into[at + 1] = (value shr 8).toByte()
+    into[at + 2] = (value shr 16).toByte()
+    into[at + 3] = (value shr 24).toByte()
 }
 
 private fun utf8Length(text: String, field: Int): Int {
