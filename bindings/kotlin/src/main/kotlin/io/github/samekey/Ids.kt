@@ -89,23 +89,25 @@ public class UlidDeriver @JvmOverloads constructor(
         // A row with a lone surrogate fails as it would row by row: after the rows before it.
         var rows = times.size
         var bad: SamekeyException? = null
-        val flat = ArrayList<String>(rows * width)
+        var total = 0
+        val flat = arrayOfNulls<String>(rows * width)
         rows@ for (r in 0 until rows) {
             for (c in 0 until width) {
                 val value = columns[c][r]
-                try {
-                    checked(value, "row $r, field $c")
-                } catch (e: SamekeyException) {
-                    bad = e
+                val n = utf8Length(value)
+                if (n < 0) {
+                    bad = try { checked(value, "row $r, field $c"); null } catch (e: SamekeyException) { e }
                     rows = r
                     break@rows
                 }
-                flat += value
+                total += n
+                flat[r * width + c] = value
             }
         }
-        while (flat.size > rows * width) flat.removeAt(flat.size - 1)
         val ms = LongArray(rows) { millis(times[it]) }
-        val text = prepared.deriveBatch(ms, pack(flat.toTypedArray()), width)
+        @Suppress("UNCHECKED_CAST") // every slot of the first rows is set
+        val fields = (if (bad == null) flat else flat.copyOf(rows * width)) as Array<String>
+        val text = prepared.deriveBatch(ms, pack(fields, total), width)
         bad?.let { throw it }
         return List(rows) { ulidOfText(text, 26 * it) }
     }

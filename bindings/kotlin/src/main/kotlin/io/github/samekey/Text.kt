@@ -25,13 +25,10 @@ internal fun checked(text: String, what: String): String {
 internal class Packed(@JvmField val bytes: ByteArray, @JvmField val ends: IntArray)
 
 /**
- * Text [fields] encoded to UTF-8 in one buffer, each checked for lone surrogates in the
- * same pass (`invalid_string`, naming the field), so the text is read once and copied
- * once.
+ * Text [fields], already checked by [utf8Length] (whose lengths add up to [total]),
+ * encoded to UTF-8 in one buffer.
  */
-internal fun pack(fields: Array<out String>): Packed {
-    var total = 0
-    for (i in fields.indices) total += utf8Length(fields[i], i)
+internal fun pack(fields: Array<out String>, total: Int): Packed {
     val bytes = ByteArray(total)
     val ends = IntArray(fields.size)
     var at = 0
@@ -52,7 +49,11 @@ private const val FRAME_HEAD = 26 + 4
  */
 internal fun frame(fields: Array<out String>): ByteArray {
     var total = 0
-    for (i in fields.indices) total += utf8Length(fields[i], i)
+    for (i in fields.indices) {
+        val n = utf8Length(fields[i])
+        if (n < 0) checked(fields[i], "field $i") // throws, naming the index
+        total += n
+    }
     val frame = ByteArray(FRAME_HEAD + 4 * fields.size + total)
     putInt(frame, 26, fields.size)
     var at = FRAME_HEAD + 4 * fields.size
@@ -87,7 +88,8 @@ private fun putInt(into: ByteArray, at: Int, value: Int) {
     into[at + 3] = (value shr 24).toByte()
 }
 
-private fun utf8Length(text: String, field: Int): Int {
+/** The UTF-8 length of [text], or -1 if it holds a lone surrogate (see [checked]). */
+internal fun utf8Length(text: String): Int {
     var n = 0
     var i = 0
     while (i < text.length) {
@@ -96,7 +98,7 @@ private fun utf8Length(text: String, field: Int): Int {
             c.code < 0x80 -> 1
             c.code < 0x800 -> 2
             Character.isHighSurrogate(c) && i + 1 < text.length && Character.isLowSurrogate(text[i + 1]) -> { i++; 4 }
-            Character.isSurrogate(c) -> checked(text, "field $field").let { 0 } // throws, naming the index
+            Character.isSurrogate(c) -> return -1
             else -> 3
         }
         i++
