@@ -14,7 +14,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
 use jni_sys::{
-    jboolean, jbyteArray, jclass, jint, jintArray, jlong, jlongArray, JNIEnv, JNI_FALSE, JNI_TRUE,
+    jboolean, jbyteArray, jclass, jint, jintArray, jlong, jlongArray, jobject, JNIEnv, JNI_FALSE,
+    JNI_TRUE,
 };
 use samekey::timestamp::Millis;
 use samekey::{ContentHasher, Scheme, Ulid, UlidDeriver};
@@ -156,21 +157,11 @@ impl Pinned {
         // SAFETY: the JVM keeps `len` bytes at `data` until the release in `drop`.
         unsafe { std::slice::from_raw_parts(self.data, self.len) }
     }
-
-    /// Releases the array keeping what was written (a JVM that copied copies it back).
-    fn commit(self) {
-        unsafe {
-            (table(self.env)
-                .ReleasePrimitiveArrayCritical
-                .unwrap_unchecked())(self.env, self.array, self.data.cast(), 0)
-        };
-        std::mem::forget(self);
-    }
 }
 
 impl Drop for Pinned {
     fn drop(&mut self) {
-        // Mode JNI_ABORT: nothing to copy back (a call that failed wrote nothing).
+        // Mode JNI_ABORT: nothing to copy back (pinned arrays are only read).
         unsafe {
             (table(self.env)
                 .ReleasePrimitiveArrayCritical
@@ -252,8 +243,15 @@ fn write_id(id: Ulid, text: bool, out: &mut [u8]) {
 /// (written back), then the field count, little-endian.
 const FRAME_HEAD: usize = 26 + 4;
 
-/// The fields of a frame: a count, that many lengths (u32, little-endian), the bytes.
-fn frame_fields<'a>(frame: &'a [u8], out: &mut Vec<&'a [u8]>) -> Result<(), Failure> {
+/// Fields of a frame read without an allocation: most ids have a few.
+const STACK_FIELDS: usize = 8;
+
+/// The fields of a frame (a count, that many lengths as u32 little-endian, the bytes),
+/// handed to `body` as one slice.
+fn with_frame_fields<T>(
+    frame: &[u8],
+    body: impl FnOnce(&[&[u8]]) -> Result<T, Failure>,
+) -> Result<T, Failure> {
     let bad = || argument("a malformed frame");
     let u32_at = |at: usize| -> Option<usize> {
         Some(u32::from_le_bytes(frame.get(at..at + 4)?.try_into().ok()?) as usize)
@@ -263,41 +261,66 @@ fn frame_fields<'a>(frame: &'a [u8], out: &mut Vec<&'a [u8]>) -> Result<(), Fail
         .checked_mul(4)
         .and_then(|n| n.checked_add(FRAME_HEAD))
         .ok_or_else(bad)?;
-    for i in 0..count {
+    let mut field = |i: usize| -> Result<&[u8], Failure> {
         let len = u32_at(FRAME_HEAD + 4 * i).ok_or_else(bad)?;
-        out.push(frame.get(data..data + len).ok_or_else(bad)?);
+        let bytes = frame.get(data..data + len).ok_or_else(bad)?;
         data += len;
+        Ok(bytes)
+    };
+    if count <= STACK_FIELDS {
+        let mut list: [&[u8]; STACK_FIELDS] = [&[]; STACK_FIELDS];
+        for (i, slot) in list[..count].iter_mut().enumerate() {
+            *slot = field(i)?;
+        }
+        body(&list[..count])
+    } else {
+        let list = (0..count).map(field).collect::<Result<Vec<_>, _>>()?;
+        body(&list)
     }
-    Ok(())
 }
 
-/// One id from a frame (`Jni.kt`'s `frame`): its fields at `ms`, the id written into the
-/// frame's first 26 bytes (its text, or its 16 bytes unless `text`). One pinned array and
-/// three JNI calls: each JNI call costs a thread-state transition, which dominated a
-/// short id when the fields, their ends and the output were three arrays.
+/// The address of a direct `ByteBuffer` (0 if it is not one): the JVM side's per-thread
+/// frame, asked once when the buffer is made.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_address(
+    env: *mut JNIEnv,
+    _: jclass,
+    buffer: jobject,
+) -> jlong {
+    // SAFETY: a JNI call with the JVM's env; a null or heap buffer gives null.
+    unsafe { (table(env).GetDirectBufferAddress.unwrap_unchecked())(env, buffer) as jlong }
+}
+
+/// One id from a frame (`Text.kt`'s `Frame`) of `length` bytes at `address`, in the
+/// calling thread's direct buffer: its fields at `ms`, the id written into the frame's
+/// first bytes (its 26 characters, or its 16 bytes unless `text`). Only primitives cross:
+/// no JNI call back into the JVM (pinning an array took two, each a thread-state
+/// transition, a third of the call's time besides the hash).
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_derive(
-    env: *mut JNIEnv,
+    _: *mut JNIEnv,
     _: jclass,
     handle: jlong,
     ms: jlong,
-    frame: jbyteArray,
+    address: jlong,
+    length: jint,
     text: jboolean,
 ) -> jboolean {
     guarded(JNI_FALSE, || {
         let deriver = unsafe { deriver(handle)? };
-        let pinned = unsafe { Pinned::new(env, frame)? };
-        let mut list = Vec::with_capacity(4);
-        frame_fields(pinned.bytes(), &mut list)?;
+        let length = usize::try_from(length).map_err(|_| argument("a negative frame length"))?;
+        if address == 0 || length < FRAME_HEAD {
+            return Err(argument("a frame without its head"));
+        }
+        // SAFETY: the JVM side passes its live direct buffer's address and a length within
+        // its capacity, keeps the buffer reachable during the call, and reads it only after.
+        let frame = unsafe { std::slice::from_raw_parts_mut(address as *mut u8, length) };
         // Checked when the deriver was made: only the range is left (spec §4.4).
-        let id = deriver.derive(Millis::from(ms).check()?, &list)?;
-        drop(list);
+        let id = with_frame_fields(frame, |fields| {
+            Ok(deriver.derive(Millis::from(ms).check()?, fields)?)
+        })?;
         let width = if text == JNI_FALSE { 16 } else { 26 };
-        // SAFETY: the frame is pinned and at least FRAME_HEAD bytes long (frame_fields read
-        // its count); nothing else reads it while the call runs.
-        let out = unsafe { std::slice::from_raw_parts_mut(pinned.data, width) };
-        write_id(id, width == 26, out);
-        pinned.commit();
+        write_id(id, width == 26, &mut frame[..width]);
         Ok(JNI_TRUE)
     })
 }

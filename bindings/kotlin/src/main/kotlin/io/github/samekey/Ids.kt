@@ -26,7 +26,7 @@ public fun deriveUlid(
     namespace: String = "",
     scheme: Scheme = Scheme.V1,
     secret: ByteArray? = null,
-): Ulid = derive(at, frame(fields), namespace, scheme, secret)
+): Ulid = derive(at, Frame.of(fields), namespace, scheme, secret)
 
 /** [deriveUlid] of byte fields. */
 @JvmOverloads
@@ -36,13 +36,13 @@ public fun deriveUlid(
     namespace: String = "",
     scheme: Scheme = Scheme.V1,
     secret: ByteArray? = null,
-): Ulid = derive(at, frame(fields), namespace, scheme, secret)
+): Ulid = derive(at, Frame.of(fields), namespace, scheme, secret)
 
 // Text fields are checked before the namespace, and both before the scheme's checks (spec
 // §2.2: a host's conversion of its strings comes first).
-internal fun derive(at: Instant, fields: ByteArray, namespace: String, scheme: Scheme, secret: ByteArray?): Ulid {
+internal fun derive(at: Instant, fields: Frame, namespace: String, scheme: Scheme, secret: ByteArray?): Ulid {
     val deriver = if (secret == null) NativeDeriver.unkeyed(scheme, namespace) else NativeDeriver(scheme, namespace, secret)
-    return ulidOfText(deriver.derive(millis(at), fields))
+    return deriver.derive(millis(at), fields)
 }
 
 /** The exact bytes hashed for an id, to debug a mismatch between implementations. */
@@ -70,10 +70,10 @@ public class UlidDeriver @JvmOverloads constructor(
     private val prepared = NativeDeriver(scheme, namespace, secret)
 
     /** The id of text fields at [at]. */
-    public fun derive(at: Instant, vararg fields: String): Ulid = ulidOfText(prepared.derive(millis(at), frame(fields)))
+    public fun derive(at: Instant, vararg fields: String): Ulid = prepared.derive(millis(at), Frame.of(fields))
 
     /** The id of byte fields at [at]. */
-    public fun derive(at: Instant, fields: List<ByteArray>): Ulid = ulidOfText(prepared.derive(millis(at), frame(fields)))
+    public fun derive(at: Instant, fields: List<ByteArray>): Ulid = prepared.derive(millis(at), Frame.of(fields))
 
     /**
      * The ids of many rows at once, in row order: row `i` is the fields `columns[c][i]` at
@@ -89,25 +89,26 @@ public class UlidDeriver @JvmOverloads constructor(
         // A row with a lone surrogate fails as it would row by row: after the rows before it.
         var rows = times.size
         var bad: SamekeyException? = null
-        var total = 0
-        val flat = arrayOfNulls<String>(rows * width)
+        var total = 0L
+        val flat = arrayOfNulls<ByteArray>(rows * width)
         rows@ for (r in 0 until rows) {
             for (c in 0 until width) {
                 val value = columns[c][r]
-                val n = utf8Length(value)
-                if (n < 0) {
-                    bad = try { checked(value, "row $r, field $c"); null } catch (e: SamekeyException) { e }
+                val utf8 = utf8OrNull(value)
+                if (utf8 == null) {
+                    bad = loneSurrogate(value, "row $r, field $c")
                     rows = r
                     break@rows
                 }
-                total += n
-                flat[r * width + c] = value
+                total += utf8.size
+                flat[r * width + c] = utf8
             }
         }
+        require(total <= Int.MAX_VALUE - 8) { "fields of $total bytes exceed a Java array: derive them in smaller batches" }
         val ms = LongArray(rows) { millis(times[it]) }
         @Suppress("UNCHECKED_CAST") // every slot of the first rows is set
-        val fields = (if (bad == null) flat else flat.copyOf(rows * width)) as Array<String>
-        val text = prepared.deriveBatch(ms, pack(fields, total), width)
+        val fields = (if (bad == null) flat else flat.copyOf(rows * width)) as Array<ByteArray>
+        val text = prepared.deriveBatch(ms, pack(fields, total.toInt()), width)
         bad?.let { throw it }
         return List(rows) { ulidOfText(text, 26 * it) }
     }

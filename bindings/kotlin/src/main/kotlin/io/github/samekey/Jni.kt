@@ -2,7 +2,8 @@ package io.github.samekey
 
 /**
  * The hand-written JNI of the hot paths (bindings/uniffi/src/jni.rs): one native call per
- * id, UTF-8 that [pack] encoded and checked, results written into the caller's arrays.
+ * id, UTF-8 that [Frame] or [pack] encoded and checked, results written back into the
+ * frame or the caller's arrays.
  * A call that fails returns its status and leaves the failure for [lastError].
  */
 internal object Jni {
@@ -15,11 +16,14 @@ internal object Jni {
 
     @JvmStatic external fun deriverFree(handle: Long)
 
+    /** The address of a direct buffer ([Frame]'s), asked once. */
+    @JvmStatic external fun address(buffer: java.nio.ByteBuffer): Long
+
     /**
-     * The id of a [frame]'s fields at [ms], written into the frame's first bytes: its 26
-     * characters, or its 16 bytes unless [text].
+     * The id of the [Frame] of [length] bytes at [address] at [ms], written into the frame's
+     * first bytes: its 26 characters, or its 16 bytes unless [text].
      */
-    @JvmStatic external fun derive(handle: Long, ms: Long, frame: ByteArray, text: Boolean): Boolean
+    @JvmStatic external fun derive(handle: Long, ms: Long, address: Long, length: Int, text: Boolean): Boolean
 
     /** Rows of [width] fields into [out] (26 characters a row): -1, or the first failing row. */
     @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: ByteArray): Int

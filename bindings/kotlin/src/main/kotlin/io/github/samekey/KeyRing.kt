@@ -39,12 +39,12 @@ public class KeyRing private constructor(private val ring: FfiRing) {
     /** The id under the primary scheme. */
     @JvmOverloads
     public fun deriveUlid(at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): Ulid =
-        derive(at, frame(fields), namespace, primary, secret)
+        derive(at, Frame.of(fields), namespace, primary, secret)
 
     /** The id of byte fields under the primary scheme. */
     @JvmOverloads
     public fun deriveUlid(at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): Ulid =
-        derive(at, frame(fields), namespace, primary, secret)
+        derive(at, Frame.of(fields), namespace, primary, secret)
 
     // A ring derives as its primary scheme does (spec §9.1): the same native path as deriveUlid.
     private val primary: Scheme = Scheme(ring.accepted().first())

@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap
  * refers to it; [close] only ends its use, so that a `close()` racing a `derive()` on
  * another thread can never free memory a call is reading.
  */
-internal class NativeDeriver(scheme: Scheme, namespace: String, secret: ByteArray?) {
+internal class NativeDeriver(scheme: Scheme, private val namespace: String, secret: ByteArray?) {
+    private val schemeId = scheme.id
+
     private val handle: Long
 
     @Volatile private var closed = false
@@ -22,16 +24,18 @@ internal class NativeDeriver(scheme: Scheme, namespace: String, secret: ByteArra
         CLEANER.register(this, Free(made))
     }
 
-    /** The id of a [frame]'s fields at [ms], in the frame's first 26 bytes (16 with [bytes]). */
-    fun derive(ms: Long, frame: ByteArray, bytes: Boolean = false): ByteArray {
+    /** The id of a [frame]'s fields at [ms]. */
+    fun derive(ms: Long, frame: Frame): Ulid {
         check(!closed) { "this UlidDeriver is closed" }
         try {
-            if (!Jni.derive(handle, ms, frame, !bytes)) Jni.fail()
+            if (!Jni.derive(handle, ms, frame.address, frame.length, true)) Jni.fail()
         } finally {
-            // The handle must outlive the call: `this` is not collected (and cleaned) before here.
+            // The handle and the frame's memory must outlive the call: neither `this` nor
+            // the buffer is collected (and freed) before here.
             Reference.reachabilityFence(this)
+            frame.fence()
         }
-        return frame
+        return frame.ulid()
     }
 
     /** Ids of rows of [width] fields, 26 characters each, in one buffer. */
@@ -61,13 +65,18 @@ internal class NativeDeriver(scheme: Scheme, namespace: String, secret: ByteArra
         /** Unkeyed derivers by scheme and namespace, for the top-level functions; bounded. */
         private val shared = ConcurrentHashMap<Pair<String, String>, NativeDeriver>()
 
+        /** The last of them asked for: a caller's next id most often takes the same one. */
+        @Volatile private var last: NativeDeriver? = null
+
         /** The deriver of [scheme] and [namespace] without a secret, prepared once (up to 256 kept). */
         fun unkeyed(scheme: Scheme, namespace: String): NativeDeriver {
+            last?.let { if (it.schemeId == scheme.id && it.namespace == namespace) return it }
             val key = scheme.id to namespace
-            shared[key]?.let { return it }
-            val made = NativeDeriver(scheme, namespace, null)
-            if (shared.size < 256) shared.putIfAbsent(key, made)
-            return made
+            val found = shared[key] ?: NativeDeriver(scheme, namespace, null).also {
+                if (shared.size < 256) shared.putIfAbsent(key, it)
+            }
+            last = found
+            return found
         }
     }
 }

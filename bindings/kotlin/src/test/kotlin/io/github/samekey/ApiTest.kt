@@ -46,6 +46,35 @@ class ApiTest {
     }
 
     @Test
+    fun textIsItsUtf8WhateverItsShape() {
+        // Text and its UTF-8 bytes give one id: a literal '?' (what the JVM's encoder writes
+        // for a lone surrogate), non-ASCII text, and fields far beyond a thread's kept frame.
+        val big = "\u00e9".repeat(70_000)
+        for (fields in listOf(listOf("a?", "?"), listOf("\u00e9?", "\uD83D\uDE00"), listOf(big, "x"), listOf("", ""))) {
+            val bytes = fields.map { it.toByteArray(Charsets.UTF_8) }
+            assertEquals(deriveUlid(published, bytes), deriveUlid(published, *fields.toTypedArray()), "$fields")
+            assertEquals(deriveUlid(published, bytes), UlidDeriver().derive(published, *fields.toTypedArray()))
+        }
+        for (bad in listOf("?\uD800", "\uDC00?", "\u00e9\uD800")) {
+            val e = assertThrows<SamekeyException> { deriveUlid(published, "ok", bad) }
+            assertEquals("invalid_string", e.code)
+            assertTrue("field 1" in e.message!!, e.message)
+        }
+    }
+
+    @Test
+    fun aListThatDerivesWhileReadIsReadFirst() {
+        // A list's own code runs before the thread's frame is written: it may derive too.
+        val inner = listOf("inner".toByteArray())
+        val reentrant = object : java.util.AbstractList<ByteArray>() {
+            override val size: Int get() = 2
+            override fun get(index: Int): ByteArray = deriveUlid(published, inner).text.toByteArray()
+        }
+        val expected = deriveUlid(published, inner).text.toByteArray()
+        assertEquals(deriveUlid(published, listOf(expected, expected)), deriveUlid(published, reentrant))
+    }
+
+    @Test
     fun errorsCarryTheCoresCode() {
         assertEquals("invalid_ulid", assertThrows<SamekeyException> { Ulid.parse("8ZZZZZZZZZZZZZZZZZZZZZZZZZ") }.code)
         assertEquals("invalid_ulid", assertThrows<SamekeyException> { Ulid.fromBytes(ByteArray(15)) }.code)

@@ -1,0 +1,87 @@
+package io.github.samekey
+
+import java.nio.ByteBuffer
+import java.nio.ByteOrder
+
+/**
+ * One id's fields for [Jni.derive], in the calling thread's direct buffer: 26 bytes the id
+ * is written back into, the field count and each field's UTF-8 length (u32,
+ * little-endian), then the UTF-8. The native call reads the buffer at its address, so
+ * nothing is pinned or copied across JNI; a thread reuses its buffer for every id.
+ */
+internal class Frame private constructor(capacity: Int) {
+    private val buffer: ByteBuffer = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN)
+
+    /** The buffer's native address, asked once. */
+    @JvmField val address: Long = Jni.address(buffer)
+
+    /** The bytes written: the frame's length for the native call. */
+    @JvmField var length: Int = 0
+
+    private fun write(fields: Array<ByteArray>): Frame {
+        buffer.clear()
+        buffer.putInt(26, fields.size)
+        var at = HEAD + 4 * fields.size
+        buffer.position(at)
+        for (i in fields.indices) {
+            buffer.putInt(HEAD + 4 * i, fields[i].size)
+            buffer.put(fields[i])
+            at += fields[i].size
+        }
+        length = at
+        return this
+    }
+
+    /** The id the native call wrote: its 26 characters. */
+    fun ulid(): Ulid {
+        val text = ByteArray(26)
+        buffer.position(0)
+        buffer.get(text)
+        return ulidOfText(text)
+    }
+
+    /** Keeps the buffer (and its memory) alive up to here: after the native call. */
+    fun fence(): Unit = java.lang.ref.Reference.reachabilityFence(buffer)
+
+    companion object {
+        private const val HEAD = 26 + 4
+
+        /** A thread keeps a buffer up to this size; a larger frame gets its own. */
+        private const val KEPT = 1 shl 16
+
+        private val local = ThreadLocal<Frame>()
+
+        /** Text [fields], each checked for lone surrogates (`invalid_string`, naming its index). */
+        fun of(fields: Array<out String>): Frame =
+            of(Array(fields.size) { i -> utf8OrNull(fields[i]) ?: throw loneSurrogate(fields[i], "field $i") })
+
+        /** Byte [fields], read once (a list's own code runs before the frame is written). */
+        fun of(fields: List<ByteArray>): Frame = of(fields.toTypedArray())
+
+        private fun of(fields: Array<ByteArray>): Frame {
+            var size = HEAD + 4L * fields.size
+            for (f in fields) size += f.size
+            require(size <= Int.MAX_VALUE - 8) { "fields of $size bytes exceed a Java array" }
+            val kept = local.get()
+            if (kept != null && kept.buffer.capacity() >= size) return kept.write(fields)
+            if (size > KEPT) return Frame(size.toInt()).write(fields)
+            var capacity = 256
+            while (capacity < size) capacity *= 2
+            return Frame(capacity).also { local.set(it) }.write(fields)
+        }
+    }
+}
+
+/**
+ * The UTF-8 of [text], or null if it holds a lone UTF-16 surrogate. `toByteArray` is the
+ * JVM's fast encoder but writes `?` for a lone surrogate: where that could have happened
+ * (a `?` in the output of text that is one byte a character, or any non-ASCII text) the
+ * text is scanned.
+ */
+internal fun utf8OrNull(text: String): ByteArray? {
+    val bytes = text.toByteArray(Charsets.UTF_8)
+    if (bytes.size == text.length && QUESTION !in bytes) return bytes
+    return if (utf8Length(text) < 0) null else bytes
+}
+
+private const val QUESTION = '?'.code.toByte()
