@@ -1,0 +1,54 @@
+package io.github.samekey.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StringType;
+import scala.collection.immutable.Seq;
+
+/** What the functions share: their arguments as a Java list, type checks, values. */
+final class Arguments {
+    private Arguments() {}
+
+    static List<Expression> list(Seq<Expression> args) {
+        List<Expression> out = new ArrayList<>(args.length());
+        for (int i = 0; i < args.length(); i++) out.add(args.apply(i));
+        return out;
+    }
+
+    /** Refused when Spark analyses the query, naming the function and the argument. */
+    static IllegalArgumentException refuse(String function, String message) {
+        return new IllegalArgumentException(function + ": " + message);
+    }
+
+    static boolean isText(DataType type) {
+        return type instanceof StringType;
+    }
+
+    /** A value Spark hashes as its bytes: text (UTF-8, as Spark stores it) or binary. */
+    static DataType bytesType(String function, String what, DataType type) {
+        if (type instanceof StringType || type instanceof BinaryType) return type;
+        throw refuse(function, what + " is " + type.simpleString() + "; pass a string or binary (cast it: CAST(x AS STRING))");
+    }
+
+    /** Text arguments are the scheme and the namespace: text only, never null. */
+    static DataType textType(String function, String what, DataType type) {
+        if (type instanceof StringType) return type;
+        throw refuse(function, what + " is " + type.simpleString() + "; pass a string");
+    }
+
+    /** A null argument fails the row: an id of nothing would be the id of something else. */
+    static void notNull(String function, InternalRow row, int i, String what) {
+        if (row.isNullAt(i)) {
+            throw new IllegalArgumentException(function + ": " + what + " is null; coalesce it, or filter the row out");
+        }
+    }
+
+    /** The bytes of a text or binary value. */
+    static byte[] bytes(InternalRow row, int i, DataType type) {
+        return type instanceof BinaryType ? row.getBinary(i) : row.getUTF8String(i).getBytes();
+    }
+}
