@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.json.JSONArray;
 import org.json.JSONObject;
 
@@ -45,6 +46,7 @@ public final class SparkSqlTest {
             times(spark);
             refusals(spark);
             contentHash(spark);
+            dataFrameApi(spark);
         } finally {
             spark.stop();
         }
@@ -202,6 +204,14 @@ public final class SparkSqlTest {
         StringBuilder all = new StringBuilder();
         for (Throwable t = failureOf(spark, query); t != null; t = t.getCause()) all.append(t.getMessage()).append(" | ");
         return all.toString();
+    }
+
+    /** The functions by name from the DataFrame API (Java here; Scala's call is the same). */
+    private static void dataFrameApi(SparkSession spark) {
+        List<Row> api = spark.range(3).select(functions.call_function("samekey_ulid",
+                functions.lit("v1"), functions.col("id"), functions.lit("posts"), functions.lit("a"))).collectAsList();
+        List<Row> sql = spark.sql("SELECT samekey_ulid('v1', id, 'posts', 'a') FROM range(3)").collectAsList();
+        expect(api.equals(sql), "call_function gives SQL's ids: " + api + " vs " + sql);
     }
 
     private static void contentHash(SparkSession spark) {
