@@ -7,7 +7,6 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.ApplyFunctionExpression;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.Literal;
-import org.apache.spark.sql.connector.catalog.functions.ScalarFunction;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -18,16 +17,15 @@ import scala.collection.immutable.Seq;
  * "blake3:&lt;hex&gt;" (v2) of a binary value, or of a string's UTF-8. A null value fails
  * the row.
  */
-final class ContentHashFunction implements ScalarFunction<UTF8String> {
+final class ContentHashFunction extends TextFunction {
     static final String NAME = "samekey_content_hash";
     private static final long serialVersionUID = 1L;
 
-    private final DataType[] inputs;
     private transient UTF8String schemeText;
     private transient Scheme scheme;
 
     private ContentHashFunction(DataType[] inputs) {
-        this.inputs = inputs;
+        super(NAME, inputs);
     }
 
     static Expression expression(Seq<Expression> args) {
@@ -55,25 +53,5 @@ final class ContentHashFunction implements ScalarFunction<UTF8String> {
             schemeText = s.clone();
         }
         return UTF8String.fromString(Samekey.contentHash(Arguments.bytes(row, 1, inputs[1]), scheme));
-    }
-
-    @Override
-    public DataType[] inputTypes() {
-        return inputs;
-    }
-
-    @Override
-    public DataType resultType() {
-        return DataTypes.StringType;
-    }
-
-    @Override
-    public boolean isResultNullable() {
-        return false;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 }

@@ -8,7 +8,6 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.ApplyFunctionExpression;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.connector.catalog.functions.ScalarFunction;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegerType;
@@ -28,11 +27,10 @@ import scala.collection.immutable.Seq;
  * is refused, as is text (parse it with {@code to_timestamp} and an explicit offset).
  * Fields are strings (their UTF-8) or binary. A null argument fails the row.
  */
-final class UlidFunction implements ScalarFunction<UTF8String> {
+final class UlidFunction extends TextFunction {
     static final String NAME = "samekey_ulid";
     private static final long serialVersionUID = 1L;
 
-    private final DataType[] inputs;
     private final boolean micros;
     // One deriver per task and (scheme, namespace): they are literals in almost every query.
     private transient UTF8String scheme;
@@ -40,7 +38,7 @@ final class UlidFunction implements ScalarFunction<UTF8String> {
     private transient UlidDeriver deriver;
 
     private UlidFunction(DataType[] inputs) {
-        this.inputs = inputs;
+        super(NAME, inputs);
         this.micros = inputs[1] instanceof TimestampType;
     }
 
@@ -91,25 +89,5 @@ final class UlidFunction implements ScalarFunction<UTF8String> {
             fields.add(Arguments.bytes(row, i, inputs[i]));
         }
         return UTF8String.fromString(deriver.derive(Instant.ofEpochMilli(ms), fields).getText());
-    }
-
-    @Override
-    public DataType[] inputTypes() {
-        return inputs;
-    }
-
-    @Override
-    public DataType resultType() {
-        return DataTypes.StringType;
-    }
-
-    @Override
-    public boolean isResultNullable() {
-        return false;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 }
