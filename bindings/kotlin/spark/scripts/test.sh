@@ -4,13 +4,17 @@
 # with samekey's JAR from the file:// repository (just kotlin::dist). The JAR is written
 # to target/spark; SparkSqlTest runs on master local[2].
 #
-#   scripts/test.sh SPARK_JARS_DIR [ROWS]
+#   scripts/test.sh SPARK_JARS_DIR [ROWS] [PYTHON]
+#
+# With PYTHON (a venv with samekey and pyspark), PySpark loads the JARs through spark.jars
+# and its ids and hashes are compared with samekey.spark's (src/test/python).
 set -euo pipefail
 spark_dir=$(cd "$(dirname "$0")/.." && pwd)
 kotlin=$(cd "$spark_dir/.." && pwd)
 repo=$(cd "$kotlin/../.." && pwd)
 jars=$1
 rows=${2:-1000000}
+python=${3:-}
 version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$kotlin/pom.xml" | head -1)
 samekey=$repo/target/dist/maven/io/github/samekey/samekey/$version/samekey-$version.jar
 test -f "$samekey" || { echo "spark: no $samekey; run just kotlin::dist linux-x86-64" >&2; exit 1; }
@@ -38,3 +42,8 @@ done
 java "${opens[@]}" -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true \
   -cp "$out/test-classes:$out/samekey-spark-$version.jar:$cp:$jars/*" \
   io.github.samekey.spark.SparkSqlTest "$repo/test-vectors/samekey.json" "$rows"
+
+if [ -n "$python" ]; then
+  SAMEKEY_SPARK_JARS="$out/samekey-spark-$version.jar,${cp//:/,}" \
+    "$python" -m pytest -q -p no:cacheprovider "$spark_dir/src/test/python"
+fi
