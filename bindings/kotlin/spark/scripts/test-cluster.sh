@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# samekey-spark on a standalone cluster on this machine: a master and two workers, each its
+# own process on 127.0.0.1 (pyspark's spark-class), started here and stopped on exit; then
+# spark-submit runs ClusterCheck with the JARs shipped by --jars, so that samekey's native
+# library loads in executor JVMs that are not the driver. After scripts/test.sh (its
+# target/spark build).
+#
+#   scripts/test-cluster.sh SPARK_JARS_DIR [ROWS]
+set -euo pipefail
+spark_dir=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$spark_dir/../../.." && pwd)
+export SPARK_HOME
+SPARK_HOME=$(cd "$1/.." && pwd)
+rows=${2:-200000}
+out=$repo/target/spark
+version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$spark_dir/../pom.xml" | head -1)
+test -f "$out/samekey-spark-$version.jar" || { echo "cluster: run scripts/test.sh first" >&2; exit 1; }
+cp="$repo/target/dist/maven/io/github/samekey/samekey/$version/samekey-$version.jar:$(cat "$out/samekey.classpath")"
+
+work=$(mktemp -d)
+pids=()
+stop() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap stop EXIT
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+export SPARK_LOCAL_IP=127.0.0.1 SPARK_LOG_DIR=$work/logs SPARK_WORKER_DIR=$work/work
+master_port=$(port)
+"$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.master.Master --host 127.0.0.1 \
+  --port "$master_port" --webui-port "$(port)" > "$work/master.log" 2>&1 &
+pids+=($!)
+master=spark://127.0.0.1:$master_port
+for n in 1 2; do
+  "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.worker.Worker "$master" --host 127.0.0.1 \
+    --cores 1 --memory 1g --webui-port "$(port)" --work-dir "$work/worker$n" > "$work/worker$n.log" 2>&1 &
+  pids+=($!)
+done
+
+jar --create --file "$work/checks.jar" -C "$out/test-classes" .
+if ! "$SPARK_HOME/bin/spark-submit" --master "$master" --deploy-mode client \
+    --conf spark.ui.enabled=false --conf spark.executor.memory=768m \
+    --conf "spark.driver.extraJavaOptions=-Dlog4j2.configurationFile=$spark_dir/src/test/resources/log4j2.properties" \
+    --conf spark.sql.extensions=io.github.samekey.spark.SamekeyExtensions \
+    --jars "$out/samekey-spark-$version.jar,${cp//:/,}" \
+    --class io.github.samekey.spark.ClusterCheck "$work/checks.jar" "$rows" 2; then
+  echo "cluster: failed; the master's and workers' logs:" >&2
+  tail -n 20 "$work"/*.log "$work"/worker*/*/*/stderr 2>/dev/null >&2 || true
+  exit 1
+fi
