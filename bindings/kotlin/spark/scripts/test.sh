@@ -23,7 +23,7 @@ rm -rf "$out" && mkdir -p "$out/classes" "$out/test-classes"
 
 # samekey's own dependencies (kotlin-stdlib, JNA) and the tests' JSON reader, as Maven
 # resolves them for the samekey project.
-(cd "$kotlin" && mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$out/samekey.classpath")
+(cd "$kotlin" && mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.11.0:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$out/samekey.classpath")
 cp="$samekey:$(cat "$out/samekey.classpath")"
 
 javac --release 17 -Xlint:all,-processing,-path -Werror -cp "$cp:$jars/*" -d "$out/classes" \
