@@ -1,10 +1,6 @@
 package io.github.samekey.spark;
 
 import io.github.samekey.Ulid;
-import io.github.samekey.UlidDeriver;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,19 +29,8 @@ public final class ClusterCheck {
             }
             // Nondeterministic, so that Spark evaluates it in each task rather than folding it once.
             spark.udf().register("executor_pid", functions.udf((UDF0<Long>) () -> ProcessHandle.current().pid(), DataTypes.LongType).asNondeterministic());
-            long start = 1714564800000L;
-            List<Row> got = spark.sql("SELECT id, samekey_ulid('v1', timestamp_millis(" + start + " + id), 'posts', concat('post-', id), 'en'), "
-                    + "executor_pid() FROM range(0, " + rows + ", 1, 16) ORDER BY id").collectAsList();
-            List<Instant> times = new ArrayList<>(rows);
-            List<String> slugs = new ArrayList<>(rows);
-            for (int i = 0; i < rows; i++) {
-                times.add(Instant.ofEpochMilli(start + i));
-                slugs.add("post-" + i);
-            }
-            List<Ulid> local;
-            try (UlidDeriver deriver = new UlidDeriver("posts")) {
-                local = deriver.deriveMany(times, List.of(slugs, Collections.nCopies(rows, "en")));
-            }
+            List<Row> got = spark.sql(Job.sql(rows, 16, ", executor_pid()")).collectAsList();
+            List<Ulid> local = Job.local(rows);
             Set<Long> pids = new HashSet<>();
             for (int i = 0; i < rows; i++) {
                 Row r = got.get(i);

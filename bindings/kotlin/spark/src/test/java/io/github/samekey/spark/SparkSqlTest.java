@@ -1,16 +1,11 @@
 package io.github.samekey.spark;
 
 import io.github.samekey.SamekeyException;
-import io.github.samekey.UlidDeriver;
 import io.github.samekey.Ulid;
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,19 +132,8 @@ public final class SparkSqlTest {
 
     /** A job of `rows` rows on the executors equals the local batch of the same rows. */
     private static void batch(SparkSession spark, int rows) {
-        long start = 1714564800000L;
-        List<Row> got = spark.sql("SELECT id, samekey_ulid('v1', timestamp_millis(" + start + " + id), 'posts', concat('post-', id), 'en') "
-                + "FROM range(0, " + rows + ", 1, 8) ORDER BY id").collectAsList();
-        List<Instant> times = new ArrayList<>(rows);
-        List<String> slugs = new ArrayList<>(rows);
-        for (int i = 0; i < rows; i++) {
-            times.add(Instant.ofEpochMilli(start + i));
-            slugs.add("post-" + i);
-        }
-        List<Ulid> local;
-        try (UlidDeriver deriver = new UlidDeriver("posts")) {
-            local = deriver.deriveMany(times, List.of(slugs, Collections.nCopies(rows, "en")));
-        }
+        List<Row> got = spark.sql(Job.sql(rows, 8, "")).collectAsList();
+        List<Ulid> local = Job.local(rows);
         expect(got.size() == rows, "rows: " + got.size());
         for (int i = 0; i < rows; i++) {
             if (!got.get(i).getString(1).equals(local.get(i).getText())) throw new AssertionError("row " + i + ": " + got.get(i) + " vs " + local.get(i));
