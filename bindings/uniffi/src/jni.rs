@@ -291,7 +291,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_address(
     unsafe { (table(env).GetDirectBufferAddress.unwrap_unchecked())(env, buffer) as jlong }
 }
 
-/// One id from a frame (`Text.kt`'s `Frame`) of `length` bytes at `address`, in the
+/// One id from a frame (`Frame.kt`) of `length` bytes at `address`, in the
 /// calling thread's direct buffer: its fields at `ms`, the id written into the frame's
 /// first bytes (its 26 characters, or its 16 bytes unless `text`). Only primitives cross:
 /// no JNI call back into the JVM (pinning an array took two, each a thread-state

@@ -53,7 +53,7 @@ internal class Frame private constructor(capacity: Int) {
 
         /** Text [fields], each checked for lone surrogates (`invalid_string`, naming its index). */
         fun of(fields: Array<out String>): Frame =
-            of(Array(fields.size) { i -> utf8OrNull(fields[i]) ?: throw loneSurrogate(fields[i], "field $i") })
+            of(Array(fields.size) { i -> utf8(fields[i], "field $i") })
 
         /** Byte [fields], read once (a list's own code runs before the frame is written). */
         fun of(fields: List<ByteArray>): Frame = of(fields.toTypedArray())
@@ -71,17 +71,3 @@ internal class Frame private constructor(capacity: Int) {
         }
     }
 }
-
-/**
- * The UTF-8 of [text], or null if it holds a lone UTF-16 surrogate. `toByteArray` is the
- * JVM's fast encoder but writes `?` for a lone surrogate: where that could have happened
- * (a `?` in the output of text that is one byte a character, or any non-ASCII text) the
- * text is scanned.
- */
-internal fun utf8OrNull(text: String): ByteArray? {
-    val bytes = text.toByteArray(Charsets.UTF_8)
-    if (bytes.size == text.length && QUESTION !in bytes) return bytes
-    return if (utf8Length(text) < 0) null else bytes
-}
-
-private const val QUESTION = '?'.code.toByte()

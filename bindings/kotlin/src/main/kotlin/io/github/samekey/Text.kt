@@ -9,24 +9,42 @@ internal fun utf8(text: String, what: String): ByteArray = utf8OrNull(text) ?: t
 
 /** [text] itself, refused with `invalid_string` if it holds a lone UTF-16 surrogate. */
 internal fun checked(text: String, what: String): String {
-    if (utf8Length(text) < 0) throw loneSurrogate(text, what)
+    if (loneSurrogateAt(text) >= 0) throw loneSurrogate(text, what)
     return text
 }
 
+/**
+ * The UTF-8 of [text], or null if it holds a lone UTF-16 surrogate. `toByteArray` is the
+ * JVM's fast encoder but writes `?` for a lone surrogate: where that could have happened
+ * (a `?` in the output of text that is one byte a character, or any non-ASCII text) the
+ * text is scanned.
+ */
+internal fun utf8OrNull(text: String): ByteArray? {
+    val bytes = text.toByteArray(Charsets.UTF_8)
+    if (bytes.size == text.length && QUESTION !in bytes) return bytes
+    return if (loneSurrogateAt(text) >= 0) null else bytes
+}
+
+private const val QUESTION = '?'.code.toByte()
+
 /** The `invalid_string` failure of [text] (which holds a lone surrogate), naming where. */
-internal fun loneSurrogate(text: String, what: String): SamekeyException {
+internal fun loneSurrogate(text: String, what: String): SamekeyException =
+    SamekeyException("invalid_string", "$what is not valid Unicode text (a lone UTF-16 surrogate at index ${loneSurrogateAt(text)})")
+
+/** The index of the first lone UTF-16 surrogate of [text], or -1. */
+private fun loneSurrogateAt(text: String): Int {
     var i = 0
     while (i < text.length) {
         val c = text[i]
         if (Character.isHighSurrogate(c) && i + 1 < text.length && Character.isLowSurrogate(text[i + 1])) {
             i += 2
         } else if (Character.isSurrogate(c)) {
-            break
+            return i
         } else {
             i++
         }
     }
-    return SamekeyException("invalid_string", "$what is not valid Unicode text (a lone UTF-16 surrogate at index $i)")
+    return -1
 }
 
 /** Fields as one buffer of UTF-8 and each field's end offset: the shape [Jni] takes. */
@@ -43,22 +61,4 @@ internal fun pack(fields: Array<ByteArray>, total: Int): Packed {
         ends[i] = at
     }
     return Packed(bytes, ends)
-}
-
-/** The UTF-8 length of [text], or -1 if it holds a lone surrogate (see [checked]). */
-internal fun utf8Length(text: String): Int {
-    var n = 0
-    var i = 0
-    while (i < text.length) {
-        val c = text[i]
-        n += when {
-            c.code < 0x80 -> 1
-            c.code < 0x800 -> 2
-            Character.isHighSurrogate(c) && i + 1 < text.length && Character.isLowSurrogate(text[i + 1]) -> { i++; 4 }
-            Character.isSurrogate(c) -> return -1
-            else -> 3
-        }
-        i++
-    }
-    return n
 }
