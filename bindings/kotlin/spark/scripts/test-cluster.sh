@@ -5,17 +5,15 @@
 # library loads in executor JVMs that are not the driver. After scripts/test.sh (its
 # target/spark build).
 #
-#   scripts/test-cluster.sh SPARK_JARS_DIR [ROWS]
+#   scripts/test-cluster.sh PYTHON [ROWS]
 set -euo pipefail
-spark_dir=$(cd "$(dirname "$0")/.." && pwd)
-repo=$(cd "$spark_dir/../../.." && pwd)
-export SPARK_HOME
-SPARK_HOME=$(cd "$1/.." && pwd)
+python=$1
 rows=${2:-200000}
-out=$repo/target/spark
-version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$spark_dir/../pom.xml" | head -1)
-test -f "$out/samekey-spark-$version.jar" || { echo "cluster: run scripts/test.sh first" >&2; exit 1; }
-cp="$repo/target/dist/maven/io/github/samekey/samekey/$version/samekey-$version.jar:$(cat "$out/samekey.classpath")"
+. "$(dirname "$0")/env.sh"
+export SPARK_HOME
+SPARK_HOME=$(cd "$jars/.." && pwd)
+test -f "$spark_jar" || { echo "cluster: run scripts/test.sh first" >&2; exit 1; }
+cp=$(classpath)
 
 work=$(mktemp -d)
 pids=()
@@ -44,7 +42,7 @@ if ! "$SPARK_HOME/bin/spark-submit" --master "$master" --deploy-mode client \
     --conf spark.ui.enabled=false --conf spark.executor.memory=768m \
     --conf "spark.driver.extraJavaOptions=-Dlog4j2.configurationFile=$spark_dir/src/test/resources/log4j2.properties" \
     --conf spark.sql.extensions=io.github.samekey.spark.SamekeyExtensions \
-    --jars "$out/samekey-spark-$version.jar,${cp//:/,}" \
+    --jars "$spark_jar,${cp//:/,}" \
     --class io.github.samekey.spark.ClusterCheck "$work/checks.jar" "$rows" 2; then
   echo "cluster: failed; the master's and workers' logs:" >&2
   tail -n 20 "$work"/*.log "$work"/worker*/*/*/stderr 2>/dev/null >&2 || true

@@ -19,13 +19,9 @@ final class Arguments {
         return out;
     }
 
-    /** Refused when Spark analyses the query, naming the function and the argument. */
+    /** An argument's failure, naming the function: at analysis (a type), or in a row (a null). */
     static IllegalArgumentException refuse(String function, String message) {
         return new IllegalArgumentException(function + ": " + message);
-    }
-
-    static boolean isText(DataType type) {
-        return type instanceof StringType;
     }
 
     /** A value Spark hashes as its bytes: text (UTF-8, as Spark stores it) or binary. */
@@ -43,7 +39,7 @@ final class Arguments {
     /** A null argument fails the row: an id of nothing would be the id of something else. */
     static void notNull(String function, InternalRow row, int i, String what) {
         if (row.isNullAt(i)) {
-            throw new IllegalArgumentException(function + ": " + what + " is null; coalesce it, or filter the row out");
+            throw refuse(function, what + " is null; coalesce it, or filter the row out");
         }
     }
 
