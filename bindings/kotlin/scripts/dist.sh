@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The Kotlin/JVM artifact io.github.samekey:samekey, deployed to the file:// Maven
-# repository target/dist/maven: the JAR (the Kotlin layer, the generated uniffi sources
+# The JVM artifacts io.github.samekey:samekey and io.github.samekey:samekey-spark, deployed
+# to the file:// Maven repository target/dist/maven. samekey: the JAR (the Kotlin layer, the generated uniffi sources
 # compiled, the native library of each platform under JNA's resource prefix, and musl's
 # under linux-musl-<arch>, which samekey's own loader picks on Alpine), sources and
-# javadoc JARs, the POM. The libraries are cross-built with cargo-zigbuild (Windows with
+# javadoc JARs, the POM; samekey-spark (spark/pom.xml) is the Spark SQL functions, with
+# Spark as a provided dependency. The libraries are cross-built with cargo-zigbuild (Windows with
 # Debian's mingw-w64); Maven and its plugins come from Maven Central.
 #
 #   bindings/kotlin/scripts/dist.sh [platform...]   (JNA prefixes; every release platform by default)
@@ -48,4 +49,7 @@ if [ -n "${SAMEKEY_VECTORS:-}" ]; then export SAMEKEY_VECTORS="$(realpath "$SAME
 # under its platform prefix on the classpath, as a user's program will.
 (cd bindings/kotlin && mvn -B -q -Dsamekey.natives="$natives" \
   -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
+# samekey-spark (Spark provided) on the samekey artifact just built: deploy installed that
+# into Maven's local repository too, where this build resolves it.
+(cd bindings/kotlin/spark && mvn -B -q -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
 find "$repo/io/github/samekey" -type f \( -name '*.jar' -o -name '*.pom' \) -exec ls -l {} +

@@ -98,6 +98,10 @@ pub fn run(root: &Path, _: Mode) -> Result<Output, String> {
             pom_version(&read(root, "bindings/kotlin/pom.xml")?).unwrap_or_default(),
         ),
         (
+            "bindings/kotlin/spark/pom.xml",
+            pom_version(&read(root, "bindings/kotlin/spark/pom.xml")?).unwrap_or_default(),
+        ),
+        (
             "extensions/postgres/Cargo.toml",
             at(&pg, "package.version").to_owned(),
         ),

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # samekey-spark on a standalone cluster on this machine: a master and two workers, each its
 # own process on 127.0.0.1 (pyspark's spark-class), started here and stopped on exit; then
-# spark-submit runs ClusterCheck with the JARs shipped by --jars, so that samekey's native
-# library loads in executor JVMs that are not the driver. After scripts/test.sh (its
-# target/spark build).
+# spark-submit runs ClusterCheck with samekey-spark as a Spark user adds it,
+# `--packages io.github.samekey:samekey-spark:VERSION`, resolved by Spark's Ivy from the
+# file:// repository (just kotlin::dist) and Maven Central only (not ~/.m2, which holds the
+# build's copy), so that samekey's native library loads, from the JAR Spark shipped, in
+# executor JVMs that are not the driver. After scripts/test.sh (its test classes).
 #
 #   scripts/test-cluster.sh PYTHON [ROWS]
 set -euo pipefail
@@ -12,8 +14,7 @@ rows=${2:-200000}
 . "$(dirname "$0")/env.sh"
 export SPARK_HOME
 SPARK_HOME=$(cd "$jars/.." && pwd)
-test -f "$spark_jar" || { echo "cluster: run scripts/test.sh first" >&2; exit 1; }
-cp=$(classpath)
+test -d "$out/test-classes" || { echo "cluster: run scripts/test.sh first" >&2; exit 1; }
 
 work=$(mktemp -d)
 pids=()
@@ -38,11 +39,24 @@ for n in 1 2; do
 done
 
 jar --create --file "$work/checks.jar" -C "$out/test-classes" .
+cat > "$work/ivysettings.xml" <<XML
+<ivysettings>
+  <settings defaultResolver="release"/>
+  <caches defaultCacheDir="$work/ivy-cache"/>
+  <resolvers>
+    <chain name="release">
+      <ibiblio name="samekey-dist" m2compatible="true" root="file://$repo/target/dist/maven/"/>
+      <ibiblio name="central" m2compatible="true" root="https://repo1.maven.org/maven2/"/>
+    </chain>
+  </resolvers>
+</ivysettings>
+XML
 if ! "$SPARK_HOME/bin/spark-submit" --master "$master" --deploy-mode client \
     --conf spark.ui.enabled=false --conf spark.executor.memory=768m \
     --conf "spark.driver.extraJavaOptions=-Dlog4j2.configurationFile=$spark_dir/src/test/resources/log4j2.properties" \
     --conf spark.sql.extensions=io.github.samekey.spark.SamekeyExtensions \
-    --jars "$spark_jar,${cp//:/,}" \
+    --conf "spark.jars.ivySettings=$work/ivysettings.xml" --conf "spark.jars.ivy=$work/ivy" \
+    --packages "io.github.samekey:samekey-spark:$version" \
     --class io.github.samekey.spark.ClusterCheck "$work/checks.jar" "$rows" 2; then
   echo "cluster: failed; the master's and workers' logs:" >&2
   tail -n 20 "$work"/*.log "$work"/worker*/*/*/stderr 2>/dev/null >&2 || true

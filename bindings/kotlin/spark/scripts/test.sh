@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# samekey-spark against a real Spark: compiled against, and run on, pyspark's jars (the
-# Python engines' venv installs pyspark from PyPI, the same Spark as Maven Central's),
-# with samekey's JAR from the file:// repository (just kotlin::dist). The JAR is written
-# to target/spark; SparkSqlTest runs on master local[2].
+# samekey-spark on a real Spark: the JARs of samekey and samekey-spark from the file://
+# repository (just kotlin::dist; samekey-spark compiled by Maven against Spark 4.2.0 from
+# Maven Central) run on pyspark's Spark (the Python engines' venv, from PyPI), against
+# which the test classes are compiled here (target/spark); SparkSqlTest runs on master
+# local[2].
 #
 # Then PySpark (PYTHON: a venv with samekey and pyspark) loads the JARs through spark.jars
 # and its ids and hashes are compared with samekey.spark's (src/test/python).
@@ -12,18 +13,15 @@ set -euo pipefail
 python=$1
 rows=${2:-1000000}
 . "$(dirname "$0")/env.sh"
-test -f "$samekey" || { echo "spark: no $samekey; run just kotlin::dist linux-x86-64" >&2; exit 1; }
-rm -rf "$out" && mkdir -p "$out/classes" "$out/test-classes"
+test -f "$spark_jar" || { echo "spark: no $spark_jar; run just kotlin::dist linux-x86-64" >&2; exit 1; }
+rm -rf "$out" && mkdir -p "$out/test-classes"
 
 # samekey's own dependencies (kotlin-stdlib, JNA) and the tests' JSON reader, as Maven
 # resolves them for the samekey project.
 (cd "$kotlin" && mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.11.0:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$out/samekey.classpath")
 cp=$(classpath)
 
-javac "${javac_flags[@]}" -cp "$cp:$jars/*" -d "$out/classes" \
-  $(find "$spark_dir/src/main/java" -name '*.java')
-jar --create --file "$spark_jar" -C "$out/classes" .
-javac "${javac_flags[@]}" -cp "$out/classes:$cp:$jars/*" -d "$out/test-classes" \
+javac "${javac_flags[@]}" -cp "$spark_jar:$cp:$jars/*" -d "$out/test-classes" \
   $(find "$spark_dir/src/test/java" -name '*.java')
 cp -r "$spark_dir/src/test/resources/." "$out/test-classes/"
 
