@@ -18,7 +18,7 @@ internal class Frame private constructor(capacity: Int) {
     /** The bytes written: the frame's length for the native call. */
     @JvmField var length: Int = 0
 
-    private fun write(fields: Array<ByteArray>): Frame {
+    private fun write(fields: Array<out ByteArray>): Frame {
         buffer.clear()
         buffer.putInt(26, fields.size)
         var at = HEAD + 4 * fields.size
@@ -32,13 +32,15 @@ internal class Frame private constructor(capacity: Int) {
         return this
     }
 
-    /** The id the native call wrote: its 26 characters. */
-    fun ulid(): Ulid {
+    /** The id the native call wrote: its 26 ASCII characters. */
+    fun text(): ByteArray {
         val text = ByteArray(26)
         buffer.position(0)
         buffer.get(text)
-        return ulidOfText(text)
+        return text
     }
+
+    fun ulid(): Ulid = ulidOfText(text())
 
     /** Keeps the buffer (and its memory) alive up to here: after the native call. */
     fun fence(): Unit = java.lang.ref.Reference.reachabilityFence(buffer)
@@ -58,7 +60,8 @@ internal class Frame private constructor(capacity: Int) {
         /** Byte [fields], read once (a list's own code runs before the frame is written). */
         fun of(fields: List<ByteArray>): Frame = of(fields.toTypedArray())
 
-        private fun of(fields: Array<ByteArray>): Frame {
+        /** Byte [fields] (an array the caller does not change during the call). */
+        fun of(fields: Array<out ByteArray>): Frame {
             var size = HEAD + 4L * fields.size
             for (f in fields) size += f.size
             require(size <= Int.MAX_VALUE - 8) { "fields of $size bytes exceed a Java array" }

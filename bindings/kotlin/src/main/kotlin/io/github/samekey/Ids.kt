@@ -76,6 +76,14 @@ public class UlidDeriver @JvmOverloads constructor(
     public fun derive(at: Instant, fields: List<ByteArray>): Ulid = prepared.derive(millis(at), Frame.of(fields))
 
     /**
+     * The id of byte [fields] at [epochMillis] (milliseconds since the Unix epoch) as its 26
+     * ASCII characters: [derive]'s id, with no `Instant`, `Ulid` or `String` made, for
+     * engines that keep text as UTF-8 bytes (Spark's `UTF8String.fromBytes` takes it as is).
+     */
+    public fun deriveTextBytes(epochMillis: Long, vararg fields: ByteArray): ByteArray =
+        prepared.deriveText(epochMillis, Frame.of(fields))
+
+    /**
      * The ids of many rows at once, in row order: row `i` is the fields `columns[c][i]` at
      * `times[i]`. The same ids, and on a bad row the same error, as [derive] row by row.
      *

@@ -25,7 +25,13 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
     }
 
     /** The id of a [frame]'s fields at [ms]. */
-    fun derive(ms: Long, frame: Frame): Ulid {
+    fun derive(ms: Long, frame: Frame): Ulid = run(ms, frame).ulid()
+
+    /** The 26 ASCII characters of the id of a [frame]'s fields at [ms]. */
+    fun deriveText(ms: Long, frame: Frame): ByteArray = run(ms, frame).text()
+
+    /** The frame, with the id the native call wrote into it. */
+    private fun run(ms: Long, frame: Frame): Frame {
         check(!closed) { "this UlidDeriver is closed" }
         try {
             if (!Jni.derive(handle, ms, frame.address, frame.length, true)) Jni.fail()
@@ -35,7 +41,7 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
             Reference.reachabilityFence(this)
             frame.fence()
         }
-        return frame.ulid()
+        return frame
     }
 
     /** Ids of rows of [width] fields, 26 characters each, in one buffer. */

@@ -38,6 +38,9 @@ class JavaApiTest {
             assertEquals(posts.derive(published.plusMillis(1), "second", "en"), many.get(1));
         }
         assertEquals(new UlidDeriver().derive(published, "hello-world", "en"), id);
+        byte[] text = new UlidDeriver().deriveTextBytes(published.toEpochMilli(),
+                "hello-world".getBytes(StandardCharsets.UTF_8), "en".getBytes(StandardCharsets.UTF_8));
+        assertEquals(id.getText(), new String(text, StandardCharsets.US_ASCII));
     }
 
     @Test

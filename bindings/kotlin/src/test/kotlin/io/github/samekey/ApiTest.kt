@@ -139,6 +139,16 @@ class ApiTest {
     }
 
     @Test
+    fun textBytesAreTheIdsCharacters() {
+        val posts = UlidDeriver(namespace = "posts", scheme = Scheme.V2)
+        val fields = arrayOf("a\u0000b".toByteArray(), ByteArray(0), "\u00e9\uD83D\uDE00".toByteArray())
+        val text = posts.deriveTextBytes(published.toEpochMilli(), *fields)
+        assertEquals(posts.derive(published, fields.toList()).text, String(text, Charsets.US_ASCII))
+        assertEquals("timestamp_out_of_range", assertThrows<SamekeyException> { posts.deriveTextBytes(-1, *fields) }.code)
+        assertEquals("no_fields", assertThrows<SamekeyException> { posts.deriveTextBytes(0) }.code)
+    }
+
+    @Test
     fun theNativePathAgreesWithTheGeneratedLayer() {
         val secret = "k".repeat(32).toByteArray()
         for (scheme in listOf(Scheme.V0, Scheme.V1, Scheme.V2)) {

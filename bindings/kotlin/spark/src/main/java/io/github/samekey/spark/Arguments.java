@@ -2,14 +2,13 @@ package io.github.samekey.spark;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StringType;
 import scala.collection.immutable.Seq;
 
-/** What the functions share: their arguments as a Java list, type checks, values. */
+/** What the functions share: their arguments as a Java list, type checks, refusals. */
 final class Arguments {
     private Arguments() {}
 
@@ -37,14 +36,7 @@ final class Arguments {
     }
 
     /** A null argument fails the row: an id of nothing would be the id of something else. */
-    static void notNull(String function, InternalRow row, int i, String what) {
-        if (row.isNullAt(i)) {
-            throw refuse(function, what + " is null; coalesce it, or filter the row out");
-        }
-    }
-
-    /** The bytes of a text or binary value. */
-    static byte[] bytes(InternalRow row, int i, DataType type) {
-        return type instanceof BinaryType ? row.getBinary(i) : row.getUTF8String(i).getBytes();
+    static IllegalArgumentException nulled(String function, String what) {
+        return refuse(function, what + " is null; coalesce it, or filter the row out");
     }
 }

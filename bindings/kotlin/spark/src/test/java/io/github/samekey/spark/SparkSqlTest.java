@@ -41,6 +41,7 @@ public final class SparkSqlTest {
             times(spark);
             refusals(spark);
             contentHash(spark);
+            arities(spark);
             dataFrameApi(spark);
         } finally {
             spark.stop();
@@ -170,9 +171,39 @@ public final class SparkSqlTest {
             expect(message.contains(q.getValue()), q.getKey() + " failed with " + message);
         }
         String nulls = failure(spark, "SELECT samekey_ulid('v1', 1, '', slug) FROM VALUES ('a'), (NULL) AS t(slug)");
-        expect(nulls.contains("field 0 is null"), "a null field: " + nulls);
+        expect(nulls.contains("field 0 (slug) is null"), "a null field: " + nulls);
+        // A null time fails too (a primitive argument Spark would otherwise answer null for),
+        // as does a null field of a call too wide for the generated path.
+        String time = failure(spark, "SELECT samekey_ulid('v1', t, '', 'a') FROM VALUES (TIMESTAMP '2024-05-01 12:00:00Z'), (NULL) AS v(t)");
+        expect(time.contains("the time (t) is null"), "a null time: " + time);
+        String wide = failure(spark, "SELECT samekey_ulid('v1', 1, '', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', slug) FROM VALUES ('a'), (NULL) AS t(slug)");
+        expect(wide.contains("field 9 (slug) is null"), "a null field of ten: " + wide);
+        expect(failure(spark, "SELECT samekey_content_hash(CAST(NULL AS STRING))").contains("the value is null"), "a null value");
         expect(code(failureOf(spark, "SELECT samekey_ulid('v9', 1, '', 'a')")).equals("unknown_scheme"), "unknown scheme");
         expect(code(failureOf(spark, "SELECT samekey_ulid('v1', 1, '')")).equals("no_fields"), "no fields");
+    }
+
+    /**
+     * Up to eight fields Spark calls the generated path (invoke); more go through
+     * produceResult: both give the core's ids, and a plan shows which ran.
+     */
+    private static void arities(SparkSession spark) {
+        for (int width = 1; width <= 10; width++) {
+            StringBuilder call = new StringBuilder("samekey_ulid('v1', t, 'posts'");
+            List<byte[]> fields = new java.util.ArrayList<>();
+            for (int i = 0; i < width; i++) {
+                call.append(i % 2 == 0 ? ", slug" : ", CAST(lang AS BINARY)");
+                fields.add((i % 2 == 0 ? "post-é" : "en").getBytes(StandardCharsets.UTF_8));
+            }
+            String query = "SELECT " + call + ") FROM VALUES ('post-é', 'en', TIMESTAMP '2024-05-01 12:00:00.5Z') AS v(slug, lang, t)";
+            String got = spark.sql(query).collectAsList().get(0).getString(0);
+            try (io.github.samekey.UlidDeriver posts = new io.github.samekey.UlidDeriver("posts")) {
+                String want = posts.derive(java.time.Instant.parse("2024-05-01T12:00:00.500Z"), fields).getText();
+                expect(got.equals(want), width + " fields: " + got + " vs " + want);
+            }
+            String plan = spark.sql(query).queryExecution().executedPlan().toString();
+            expect(plan.contains("invoke(") == (width <= 8), width + " fields ran " + plan);
+        }
     }
 
     private static Throwable failureOf(SparkSession spark, String query) {
