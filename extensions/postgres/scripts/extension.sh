@@ -2,11 +2,16 @@
 # samekey's PostgreSQL extension (extensions/postgres, pgrx) for every PostgreSQL server
 # installed from Debian's packages here (scripts/postgres.sh installs one).
 #   extensions/postgres/scripts/extension.sh package   target/dist/postgres/samekey-pgN-VERSION-linux-ARCH.tar.gz
+#                                           and the .deb of each
 #   extensions/postgres/scripts/extension.sh install   package, then install the tarballs as a user
 #                                           would (extracted at /), for the tests
+#   extensions/postgres/scripts/extension.sh package-major MAJOR PG_CONFIG   one major's tarball and
+#                                           .deb (postgresql-MAJOR-samekey_VERSION-1_ARCH.deb)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 pgrx_version=0.19.4
+glibc_floor=2.28
+tools_bin="$PWD/target/dist-tools/bin"
 ext="$PWD/extensions/postgres"
 out="$PWD/target/dist/postgres"
 export CARGO_TARGET_DIR="$PWD/target/postgres"
@@ -24,6 +29,7 @@ tools() {
     echo "postgres-extension: PostgreSQL $m has no server headers (postgresql-server-dev-$m): install them, or remove that major" >&2
     exit 1
   done
+  "$PWD/scripts/dist-tools.sh"  # cargo-zigbuild and zig, for the glibc floor
   cd "$ext"  # its rust-toolchain.toml (Rust 1.96) applies from here on
   local toolchain
   toolchain=$(sed -nE 's/^channel = "(.*)"/\1/p' rust-toolchain.toml)
@@ -32,34 +38,82 @@ tools() {
   if ! cargo pgrx --version 2>/dev/null | grep -qx "cargo-pgrx $pgrx_version"; then
     cargo install --locked cargo-pgrx --version "$pgrx_version"
   fi
-  local args=()
+  # The machine's majors, and any given as further --pgN PG_CONFIG pairs. `cargo pgrx init`
+  # rewrites its config, and pgrx-pg-sys rebuilds (minutes) whenever that file changes: it
+  # runs only when a pair is missing, and keeps the majors configured before.
+  local args=("$@") config=$HOME/.pgrx/config.toml missing=false i key path
   for m in $(majors); do args+=("--pg$m" "/usr/lib/postgresql/$m/bin/pg_config"); done
-  cargo pgrx init "${args[@]}" >/dev/null
+  for ((i = 0; i < ${#args[@]}; i += 2)); do
+    grep -qxF "${args[i]#--} = \"${args[i + 1]}\"" "$config" 2>/dev/null || missing=true
+  done
+  if $missing; then
+    while IFS=' =' read -r key path; do
+      [[ $key == pg[0-9]* && " ${args[*]} " != *" --$key "* ]] && args+=("--$key" "${path//\"/}")
+    done < <(grep -E '^pg[0-9]+ = ' "$config" 2>/dev/null || true)
+    cargo pgrx init "${args[@]}" >/dev/null
+  fi
   cd - >/dev/null
+}
+
+# One major's tarball and .deb in $out, built against PG_CONFIG (the machine's, or a
+# root's from pg-root.sh), its library linked for glibc $glibc_floor unless FLOOR is
+# "host" (the tests of `just test`: the same code, minutes less); prints their paths.
+package_major() {
+  local m=$1 pg_config=$2 floor=${3:-floor} version arch stage
+  version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -1)
+  arch=$(uname -m)
+  stage="$CARGO_TARGET_DIR/package/pg$m"
+  rm -rf "$stage" && mkdir -p "$out"
+  (cd "$ext" && cargo pgrx package --pg-config "$pg_config" --out-dir "$stage" >&2)
+  if [ "$floor" = floor ]; then relink_floor "$m" "$pg_config" "$arch" "$stage"; fi
+  install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
+  tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-$arch.tar.gz" --owner=0 --group=0 INSTALL.md usr
+  echo "$out/samekey-pg$m-$version-linux-$arch.tar.gz"
+  "$ext/scripts/deb.sh" "$stage" "$m" "$version" "$out"
+}
+
+relink_floor() {
+  local m=$1 pg_config=$2 arch=$3 stage=$4
+  # The library again, linked against glibc $glibc_floor (zig's stubs, through
+  # cargo-zigbuild's `zig cc`) instead of this machine's: the SQL pgrx wrote is the same
+  # code's, and the .so loads on older distributions (RHEL 8, Debian bullseye). Plain
+  # cargo with zig as C compiler and linker: `cargo zigbuild` would also hand bindgen zig's
+  # libc headers, which this libclang cannot parse PostgreSQL's headers with.
+  local zigcc="$CARGO_TARGET_DIR/zigcc-$arch-linux-gnu.$glibc_floor"
+  printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target %s "$@"\n' \
+    "$tools_bin/python3" "$arch-linux-gnu.$glibc_floor" > "$zigcc"
+  chmod +x "$zigcc"
+  # PostgreSQL's headers include ICU's (unicode/), which zig does not look for in
+  # /usr/include: only that directory is added, beside zig's own C library headers.
+  local icu="$CARGO_TARGET_DIR/icu-pg$m"
+  rm -rf "$icu" && mkdir -p "$icu" && ln -s "$("$pg_config" --includedir)/../unicode" "$icu/unicode"
+  local triple=$arch-unknown-linux-gnu env_triple=${arch}_unknown_linux_gnu
+  # Its own target directory: zig as the linker applies to build scripts too, and sharing
+  # pgrx package's would rebuild both every time.
+  local floor_target="$CARGO_TARGET_DIR/glibc-$glibc_floor"
+  (cd "$ext" && env PGRX_PG_CONFIG_PATH="$pg_config" "CC_$env_triple=$zigcc" "CFLAGS_$env_triple=-I$icu" \
+    "CARGO_TARGET_${env_triple^^}_LINKER=$zigcc" CARGO_TARGET_DIR="$floor_target" \
+    cargo build --quiet --release --locked --target "$triple" --no-default-features --features "pg$m")
+  install -m 755 "$floor_target/$triple/release/libsamekey_pg.so" "$stage/usr/lib/postgresql/$m/lib/samekey.so"
 }
 
 package() {
   tools
-  local version arch
-  version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -1)
-  arch=$(uname -m)
-  rm -rf "$out" && mkdir -p "$out"
-  for m in $(majors); do
-    local stage="$CARGO_TARGET_DIR/package/pg$m"
-    rm -rf "$stage"
-    (cd "$ext" && cargo pgrx package --pg-config "/usr/lib/postgresql/$m/bin/pg_config" --out-dir "$stage")
-    install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
-    tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-$arch.tar.gz" --owner=0 --group=0 INSTALL.md usr
-    echo "$out/samekey-pg$m-$version-linux-$arch.tar.gz"
-  done
+  rm -rf "$out"
+  for m in $(majors); do package_major "$m" "/usr/lib/postgresql/$m/bin/pg_config" "${1:-floor}"; done
 }
 
 case "${1:-package}" in
   package) package ;;
+  package-major)
+    # A major from a Debian root: scripts/pg-root.sh pg-config SUITE MAJOR gives PG_CONFIG.
+    tools "--pg$2" "$3"
+    package_major "$2" "$3"
+    ;;
   install)
-    package >/dev/null
+    package host >/dev/null
     # As INSTALL.md tells a user: the usr/ tree of the tarball, extracted at /.
     for m in $(majors); do tar -C / -xzf "$out"/samekey-pg"$m"-*.tar.gz --no-overwrite-dir usr; done
     ;;
-  *) echo "usage: $0 package|install" >&2; exit 2 ;;
+  *) echo "usage: $0 package|install|package-major MAJOR PG_CONFIG" >&2; exit 2 ;;
 esac
