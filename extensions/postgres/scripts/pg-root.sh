@@ -32,7 +32,8 @@ make_root() {
     touch "$root.tmp/.bootstrapped" && mv "$root.tmp" "$root"
   fi
   # ICU's headers: the server headers include them (pg_locale.h).
-  in_root apt-get install -y -qq --no-install-recommends "postgresql-$major" "postgresql-server-dev-$major" libicu-dev >&2
+  chroot "$root" env PATH=/usr/bin:/bin DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "postgresql-$major" "postgresql-server-dev-$major" libicu-dev >&2
   touch "$root/.ready-$major"
 }
 

@@ -21,8 +21,8 @@ echo "test-major: $(basename "$deb"), $(basename "$(grep '\.tar\.gz$' <<<"$built
 # The package as apt installs it: a previous install is removed first.
 chroot "$root" apt-get remove -y -qq "postgresql-$major-samekey" >/dev/null 2>&1 || true
 cp "$deb" "$root/tmp/"
-chroot "$root" env -i PATH=/usr/bin:/bin DEBIAN_FRONTEND=noninteractive \
-  apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >/dev/null
+chroot "$root" env PATH=/usr/bin:/bin DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+  --no-install-recommends "/tmp/$(basename "$deb")" >/dev/null
 chroot "$root" dpkg -L "postgresql-$major-samekey" | grep -E 'samekey(\.so|\.control)$'
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
