@@ -1,6 +1,6 @@
 // swift-tools-version:5.9
 // The Swift package Samekey, at the repository root so that it can be a remote dependency:
-//   .package(url: "https://github.com/samekey/samekey", from: "0.1.0")
+//   .package(url: "https://github.com/samekey/samekey", from: "0.2.0")
 // Its Swift API (bindings/swift/Sources/Samekey/Samekey.swift) and C header are generated
 // by uniffi from bindings/uniffi and committed; `cargo xtask generate swift` checks they are fresh.
 // The Rust core arrives as a static library, without unsafeFlags (which SwiftPM refuses

@@ -59,7 +59,7 @@ node run.mjs "$vectors"
 # Another platform: npm picks that platform's package (when it was published).
 for other in "--os=darwin --cpu=arm64:samekey-darwin-arm64" "--os=linux --cpu=x64 --libc=musl:samekey-linux-x64-musl"; do
   flags=${other%%:*}; want=${other##*:}
-  [ -e "$repo/target/dist/npm/$want-0.1.0.tgz" ] || continue
+  [ -e "$repo/target/dist/npm/$want-$(node -p "require('$repo/bindings/node/package.json').version").tgz" ] || continue
   rm -rf "$work/other" && mkdir "$work/other" && cd "$work/other" && npm init -y >/dev/null
   npm install --no-audit --no-fund --loglevel=error --force $flags samekey >/dev/null 2>&1
   got=$(ls node_modules | grep '^samekey-' | tr '\n' ' ')

@@ -50,7 +50,7 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The library's version, e.g. "0.1.0"; hosts compare it with the one they expect.
+ * The library's version, e.g. "0.2.0"; hosts compare it with the one they expect.
  */
 const char *samekey_version(void);
 

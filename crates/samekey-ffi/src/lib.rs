@@ -31,7 +31,7 @@ pub use keys::*;
 pub use pointers::{samekey_bytes_free, samekey_string_free};
 pub use status::{samekey_error_codes, samekey_status_code, SamekeyStatus};
 
-/// The library's version, e.g. "0.1.0"; hosts compare it with the one they expect.
+/// The library's version, e.g. "0.2.0"; hosts compare it with the one they expect.
 #[no_mangle]
 pub extern "C" fn samekey_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
