@@ -31,9 +31,12 @@ make_root() {
     echo "create_main_cluster = false" > "$root.tmp/etc/postgresql-common/createcluster.conf"
     touch "$root.tmp/.bootstrapped" && mv "$root.tmp" "$root"
   fi
-  # ICU's headers: the server headers include them (pg_locale.h).
+  # ICU's headers: the server headers include them (pg_locale.h). sid's postgresql-common
+  # runs systemd-tmpfiles when it is configured, which needs /proc.
+  mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
   chroot "$root" env PATH=/usr/bin:/bin DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "postgresql-$major" "postgresql-server-dev-$major" libicu-dev >&2
+  umount "$root/proc"
   touch "$root/.ready-$major"
 }
 

@@ -1,37 +1,61 @@
 #!/usr/bin/env bash
-# samekey for PostgreSQL MAJOR as a user of SUITE installs it: built here against the
-# root's server headers (pg-root.sh), packaged as a tarball and a .deb, the .deb installed
-# with `apt install ./file.deb` in the root (which holds nothing of the build), the root's
-# server started on 127.0.0.1 and stopped on exit, `CREATE EXTENSION samekey` from the
-# root's psql, then every vector through SQL from this machine (tests/test_vectors.py;
-# SAMEKEY_VECTORS honoured).
+# samekey for PostgreSQL MAJOR as a user of SUITE installs it: built here against that
+# release's server headers, packaged as a tarball and a .deb, then installed where the
+# build's files are not:
+#   a Debian root (pg-root.sh: bullseye 13, trixie 17, sid 18): the .deb installed with
+#     `apt install ./file.deb` in the root, `CREATE EXTENSION` from the root's psql;
+#   pgserver (pg-wheel.sh: PyPI's PostgreSQL 16): the tarball's files copied into that
+#     installation, as INSTALL.md says for a layout that is not Debian's.
+# Then the server is started on 127.0.0.1 (stopped on exit), the pg_regress tests run with
+# that major's own pg_regress, and every vector through SQL from this machine
+# (tests/test_vectors.py; SAMEKEY_VECTORS honoured).
 #
-#   scripts/test-major.sh SUITE MAJOR      (trixie 17, sid 18, ...)
+#   scripts/test-major.sh SUITE MAJOR        (bullseye 13, trixie 17, sid 18, pgserver 16)
+#   scripts/test-major.sh SUITE MAJOR bench  installed the same way, then bench/bench.py
 set -euo pipefail
-suite=$1 major=$2
+suite=$1 major=$2 mode=${3:-test}
 ext=$(cd "$(dirname "$0")/.." && pwd)
 repo=$(cd "$ext/../.." && pwd)
 root=$repo/.pgroots/$suite
 
-pg_config=$("$ext/scripts/pg-root.sh" pg-config "$suite" "$major")
+if [ "$suite" = pgserver ]; then
+  pg_config=$("$ext/scripts/pg-wheel.sh" pg-config)
+else
+  pg_config=$("$ext/scripts/pg-root.sh" pg-config "$suite" "$major")
+fi
 built=$("$ext/scripts/extension.sh" package-major "$major" "$pg_config")
 deb=$(grep '\.deb$' <<<"$built")
-echo "test-major: $(basename "$deb"), $(basename "$(grep '\.tar\.gz$' <<<"$built")") (glibc floor $(dpkg-deb -f "$deb" Depends | grep -o 'libc6 (>= [0-9.]*)'))"
-
-# The package as apt installs it: a previous install is removed first.
-chroot "$root" apt-get remove -y -qq "postgresql-$major-samekey" >/dev/null 2>&1 || true
-cp "$deb" "$root/tmp/"
-chroot "$root" env PATH=/usr/bin:/bin DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-  --no-install-recommends "/tmp/$(basename "$deb")" >/dev/null
-chroot "$root" dpkg -L "postgresql-$major-samekey" | grep -E 'samekey(\.so|\.control)$'
+tarball=$(grep '\.tar\.gz$' <<<"$built")
+echo "test-major: $(basename "$deb"), $(basename "$tarball") (glibc floor $(dpkg-deb -f "$deb" Depends | grep -o 'libc6 (>= [0-9.]*)'))"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-trap '"$ext/scripts/pg-root.sh" stop "$suite" "$major"' EXIT
-url=$("$ext/scripts/pg-root.sh" start "$suite" "$major" "$port")
-chroot "$root" su postgres -s /bin/sh -c "psql -h 127.0.0.1 -p $port -X -At -v ON_ERROR_STOP=1 \
+if [ "$suite" = pgserver ]; then
+  "$ext/scripts/pg-wheel.sh" install "$tarball"
+  trap '"$ext/scripts/pg-wheel.sh" stop' EXIT
+  url=$("$ext/scripts/pg-wheel.sh" start "$port")
+  psql=("$("$ext/scripts/pg-wheel.sh" make)/bin/psql")
+  export PG_CONFIG=$("$ext/scripts/pg-wheel.sh" make)/bin/pg_config  # regress.sh: its pg_regress
+  regress=("$ext/scripts/regress.sh" "$url")
+else
+  # The package as apt installs it: a previous install is removed first.
+  chroot "$root" apt-get remove -y -qq "postgresql-$major-samekey" >/dev/null 2>&1 || true
+  cp "$deb" "$root/tmp/"
+  chroot "$root" env PATH=/usr/bin:/bin DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends "/tmp/$(basename "$deb")" >/dev/null
+  chroot "$root" dpkg -L "postgresql-$major-samekey" | grep -E 'samekey(\.so|\.control)$'
+  trap '"$ext/scripts/pg-root.sh" stop "$suite" "$major"' EXIT
+  url=$("$ext/scripts/pg-root.sh" start "$suite" "$major" "$port")
+  psql=(chroot "$root" runuser -u postgres -- psql)
+  regress=("$ext/scripts/regress.sh" "$url" "$suite" "$major")
+fi
+"${psql[@]}" -h 127.0.0.1 -p "$port" -U postgres -d postgres -X -At -v ON_ERROR_STOP=1 \
   -c 'DROP EXTENSION IF EXISTS samekey' -c 'CREATE EXTENSION samekey' \
-  -c \"SELECT 'test-major: psql in $suite: ' || version() || ', samekey ' || samekey_version()\""
-
+  -c "SELECT 'test-major: psql ($suite): ' || version() || ', samekey ' || samekey_version()"
 test -x "$ext/.venv/bin/python" || python3 -m venv "$ext/.venv"
 "$ext/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$ext/tests/requirements.txt"
+if [ "$mode" = bench ]; then
+  SAMEKEY_TEST_POSTGRES=$url "$ext/.venv/bin/python" "$ext/bench/bench.py"
+  exit
+fi
+"${regress[@]}"
 SAMEKEY_TEST_POSTGRES=$url "$ext/.venv/bin/python" -m pytest -q -p no:cacheprovider "$ext/tests/test_vectors.py"

@@ -51,7 +51,10 @@ fn refuse_jsonb(function: &str) -> ! {
 // A `json` value is its text as it was written (PostgreSQL only checked its syntax):
 // duplicate keys and numbers reach the core as they were sent, which refuses what spec §6
 // refuses. pgrx has no `json` argument that keeps the text, so these are SQL wrappers,
-// which the planner inlines.
+// which the planner inlines. From 14 on, a SQL-standard body binds the text function at
+// CREATE time (a schema left off search_path later cannot break it); 13 has only the
+// string body, resolved when the wrapper is planned.
+#[cfg(not(feature = "pg13"))]
 extension_sql!(
     r#"
 CREATE FUNCTION samekey_content_hash_json("scheme" text, "json" json) RETURNS text
@@ -60,6 +63,20 @@ CREATE FUNCTION samekey_content_hash_json("scheme" text, "json" json) RETURNS te
 CREATE FUNCTION samekey_canonical_json("json" json) RETURNS text
     IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql
     RETURN samekey_canonical_json("json"::text);
+"#,
+    name = "json_wrappers",
+    finalize,
+);
+
+#[cfg(feature = "pg13")]
+extension_sql!(
+    r#"
+CREATE FUNCTION samekey_content_hash_json("scheme" text, "json" json) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql
+    AS 'SELECT samekey_content_hash_json($1, $2::text)';
+CREATE FUNCTION samekey_canonical_json("json" json) RETURNS text
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql
+    AS 'SELECT samekey_canonical_json($1::text)';
 "#,
     name = "json_wrappers",
     finalize,

@@ -3,6 +3,7 @@
 
 use pgrx::prelude::*;
 use pgrx::{PgSqlErrorCode, Uuid};
+use samekey::timestamp::Millis;
 use samekey::{Scheme, Ulid};
 
 use crate::errors::{refuse, OrRaise};
@@ -37,7 +38,23 @@ pub(crate) fn derive<F: AsRef<[u8]>>(
     fields: &[F],
     secret: Option<&[u8]>,
 ) -> Ulid {
-    let t = time::millis(t).or_raise();
+    derive_at(
+        scheme,
+        time::millis(t).or_raise(),
+        namespace,
+        fields,
+        secret,
+    )
+}
+
+/// [`derive`] from the time's milliseconds, already converted.
+pub(crate) fn derive_at<F: AsRef<[u8]>>(
+    scheme: &str,
+    t: Millis,
+    namespace: &str,
+    fields: &[F],
+    secret: Option<&[u8]>,
+) -> Ulid {
     let scheme: Scheme = scheme.parse().or_raise();
     let t = t.check_for(scheme, namespace, secret).or_raise();
     samekey::derive_ulid(scheme, t, namespace, fields, secret).or_raise()

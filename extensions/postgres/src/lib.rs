@@ -11,6 +11,7 @@ use pgrx::prelude::*;
 mod errors;
 mod hashes;
 mod ids;
+mod ids_ms;
 mod keys;
 mod time;
 

@@ -119,6 +119,25 @@ def _ulid(con: psycopg.Connection, v: Json) -> Json:
     return {"ulid": ulid, "uuid": uuid, "message_hex": message}
 
 
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def _ulid_ms(con: psycopg.Connection, v: Json) -> Json:
+    """The same vector through samekey_ulid_ms: the time as a bigint (a time beyond
+    int64 as the bound of its sign, out of range as the value is)."""
+    params: Json = {"scheme": _sql_text(v["scheme"]), "ns": _sql_text(v["namespace"])}
+    fields, params["fields"] = _fields(v)
+    t = v["timestamp_ms"]
+    if isinstance(t, float) and not t.is_integer():
+        raise HostError("invalid_timestamp")
+    params["ms"] = min(max(int(t), INT64[0]), INT64[1])
+    args = f"%(scheme)s, %(ms)s::bigint, %(ns)s, {fields}{_secret(v, params)}"
+    ulid = _one(con, f"SELECT samekey_ulid_ms({args})", params)
+    uuid = _one(con, f"SELECT samekey_ulid_parse(samekey_ulid_ms({args}))::text", params)
+    message = _one(con, f"SELECT encode(samekey_ulid_message(%(scheme)s, %(ns)s, {fields}), 'hex')", params)
+    return {"ulid": ulid, "uuid": uuid, "message_hex": message}
+
+
 def _content(con: psycopg.Connection, v: Json) -> Json:
     params = {"s": _sql_text(v["scheme"]), "d": bytes.fromhex(v["data_hex"])}
     return {"hash": _one(con, "SELECT samekey_content_hash(%(s)s, %(d)s::bytea)", params)}
@@ -209,11 +228,12 @@ OPS: Dict[str, Callable[[psycopg.Connection, Json], Json]] = {
 }
 
 
-def run_vector(con: psycopg.Connection, v: Json) -> Optional[Outcome]:
-    """The vector's outcome, or None when its input has no SQL form."""
+def run_vector(con: psycopg.Connection, v: Json, ms_form: bool = False) -> Optional[Outcome]:
+    """The vector's outcome, or None when its input has no SQL form; `ms_form` runs a
+    ulid vector through samekey_ulid_ms instead."""
     sqlstate = None
     try:
-        actual = OPS[v["op"]](con, v)
+        actual = (_ulid_ms if ms_form else OPS[v["op"]])(con, v)
     except NotInSql:
         return None
     except HostError as e:

@@ -38,6 +38,20 @@ def test_every_vector_passes(outcomes: List[Optional[Outcome]], vectors: List[Di
           + ", ".join(v["id"] for v in not_run))
 
 
+def test_every_ulid_vector_from_milliseconds(database_url: str, vectors: List[Dict[str, Any]]) -> None:
+    """samekey_ulid_ms gives every ulid vector's id (or error) from a bigint of
+    milliseconds."""
+    ulids = [v for v in vectors if v["op"] == "ulid"]
+    assert ulids, "the vector file holds no ulid vector"
+    with psycopg.connect(database_url, autocommit=True) as con:
+        con.execute("SET client_min_messages = error")  # the seconds warning, tested in pg_regress
+        outcomes = [run_vector(con, v, ms_form=True) for v in ulids]
+    ran = [o for o in outcomes if o is not None]
+    failed = [f"{o.id}: expected {o.expected}, got {o.actual}" for o in ran if not o.passed]
+    assert ran and not failed, f"{len(failed)} of {len(ran)} failed:\n" + "\n".join(failed)
+    print(f"{len(ran)} ulid vectors ran through samekey_ulid_ms")
+
+
 def test_errors_carry_the_documented_sqlstate(outcomes: List[Optional[Outcome]]) -> None:
     table = readme_sqlstates()
     assert len(table) >= 20, "the README's SQLSTATE table did not parse"
