@@ -15,7 +15,7 @@ mkdir -p "$work/usr/lib/postgresql" "$work/usr/share/postgresql"
 cp -a "/usr/lib/postgresql/$major" "$work/usr/lib/postgresql/"
 cp -a "/usr/share/postgresql/$major" "$work/usr/share/postgresql/"
 export SAMEKEY_PG_BIN="$work/usr/lib/postgresql/$major/bin" SAMEKEY_PG_DIR="$work/run"
-PGPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PGPORT=$(scripts/free-port.sh)
 export PGPORT
 trap 'scripts/postgres.sh stop; rm -rf "$work"' EXIT
 

@@ -11,7 +11,7 @@ vectors=$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")
 (cd bindings/node/scripts/npm-registry && npm ci --no-audit --no-fund --loglevel=error)
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(scripts/free-port.sh)
 registry="http://127.0.0.1:$port/"
 cat > "$work/config.yaml" <<YAML
 storage: $work/storage

@@ -19,7 +19,7 @@ work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 
 mkdir "$work/packages"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(scripts/free-port.sh)
 "$tools/pypi-server" run -i 127.0.0.1 -p "$port" -a . -P . "$work/packages" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/simple/" >/dev/null && break; sleep 0.2; done

@@ -28,7 +28,7 @@ deb=$(grep '\.deb$' <<<"$built")
 tarball=$(grep '\.tar\.gz$' <<<"$built")
 echo "test-major: $(basename "$deb"), $(basename "$tarball") (glibc floor $(dpkg-deb -f "$deb" Depends | grep -o 'libc6 (>= [0-9.]*)'))"
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$("$repo/scripts/free-port.sh")
 if [ "$suite" = pgserver ]; then
   "$ext/scripts/pg-wheel.sh" install "$tarball"
   trap '"$ext/scripts/pg-wheel.sh" stop' EXIT

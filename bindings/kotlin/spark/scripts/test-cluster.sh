@@ -24,7 +24,7 @@ stop() {
   rm -rf "$work"
 }
 trap stop EXIT
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port() { "$repo/scripts/free-port.sh"; }
 
 export SPARK_LOCAL_IP=127.0.0.1 SPARK_LOG_DIR=$work/logs SPARK_WORKER_DIR=$work/work
 master_port=$(port)

@@ -23,9 +23,12 @@ final class Arguments {
         return new IllegalArgumentException(function + ": " + message);
     }
 
-    /** A value Spark hashes as its bytes: text (UTF-8, as Spark stores it) or binary. */
-    static DataType bytesType(String function, String what, DataType type) {
-        if (type instanceof StringType || type instanceof BinaryType) return type;
+    /**
+     * Refuses a value Spark cannot hash as its bytes: only text (UTF-8, as Spark stores
+     * it) and binary are accepted.
+     */
+    static void requireBytes(String function, String what, DataType type) {
+        if (type instanceof StringType || type instanceof BinaryType) return;
         throw refuse(function, what + " is " + type.simpleString() + "; pass a string or binary (cast it: CAST(x AS STRING))");
     }
 

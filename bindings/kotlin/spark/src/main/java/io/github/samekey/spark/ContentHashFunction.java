@@ -40,7 +40,7 @@ public final class ContentHashFunction extends TextFunction {
             throw Arguments.refuse(NAME, "takes ([scheme, ] value), got " + list.size() + " arguments");
         }
         Arguments.textType(NAME, "the scheme", list.get(0).dataType());
-        Arguments.bytesType(NAME, "the value", list.get(1).dataType());
+        Arguments.requireBytes(NAME, "the value", list.get(1).dataType());
         DataType[] inputs = {DataTypes.StringType, DataTypes.BinaryType};
         return V2ExpressionUtils.resolveScalarFunction(new ContentHashFunction(inputs), CollectionConverters.asScala(list).toList());
     }

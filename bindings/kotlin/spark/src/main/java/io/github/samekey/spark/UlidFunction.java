@@ -74,7 +74,7 @@ public final class UlidFunction extends TextFunction {
         inputs[2] = DataTypes.BooleanType;
         inputs[3] = Arguments.textType(NAME, "the namespace", list.get(2).dataType());
         for (int i = 3; i < list.size(); i++) {
-            Arguments.bytesType(NAME, "field " + (i - 3), list.get(i).dataType());
+            Arguments.requireBytes(NAME, "field " + (i - 3), list.get(i).dataType());
             inputs[i + 1] = DataTypes.BinaryType;
             names[i + 1] = "field " + (i - 3) + " (" + written(list.get(i)) + ")";
         }
