@@ -6,8 +6,9 @@
 # catalog equal to a fresh install's, the stored ids unchanged, every vector through SQL.
 #
 # 0.1.0 was never published: its tarball is built here from the commit that was 0.1.0
-# (the last before the version became 0.2.0), exactly as that commit's
-# extension.sh packaged it, with the machine's PostgreSQL (15).
+# (the last before the version became 0.2.0) by `cargo pgrx package` against the
+# machine's PostgreSQL (15), linked on this machine as that commit's `extension.sh
+# install` linked it, with the same INSTALL.md and usr/ layout.
 #
 #   scripts/test-upgrade.sh
 set -euo pipefail
