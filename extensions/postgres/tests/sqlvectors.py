@@ -70,11 +70,11 @@ def _sql_text(t: Union[str, Json]) -> str:
 TIMESTAMPTZ_MS = (-200_000_000_000_000, 9_000_000_000_000_000)
 
 
-def _ms(v: Json) -> int:
+def _ms(v: Json, bounds: Tuple[int, int] = TIMESTAMPTZ_MS) -> int:
     t = v["timestamp_ms"]
     if isinstance(t, float) and not t.is_integer():
         raise HostError("invalid_timestamp")
-    return min(max(int(t), TIMESTAMPTZ_MS[0]), TIMESTAMPTZ_MS[1])
+    return min(max(int(t), bounds[0]), bounds[1])
 
 
 def _fields(v: Json) -> Tuple[str, Sequence[Union[str, bytes]]]:
@@ -107,33 +107,24 @@ def _ring(con: psycopg.Connection, v: Json) -> Json:
     return {"accepted": accepted}
 
 
-def _ulid(con: psycopg.Connection, v: Json) -> Json:
-    # The strings are converted before the time (spec §2.2).
-    params: Json = {"scheme": _sql_text(v["scheme"]), "ns": _sql_text(v["namespace"])}
-    fields, params["fields"] = _fields(v)
-    params["ms"] = _ms(v)
-    args = f"%(scheme)s, {TIME}, %(ns)s, {fields}{_secret(v, params)}"
-    ulid = _one(con, f"SELECT samekey_ulid({args})", params)
-    uuid = _one(con, f"SELECT samekey_ulid_uuid({args})::text", params)
-    message = _one(con, f"SELECT encode(samekey_ulid_message(%(scheme)s, %(ns)s, {fields}), 'hex')", params)
-    return {"ulid": ulid, "uuid": uuid, "message_hex": message}
-
-
 INT64 = (-(2**63), 2**63 - 1)
 
 
-def _ulid_ms(con: psycopg.Connection, v: Json) -> Json:
-    """The same vector through samekey_ulid_ms: the time as a bigint (a time beyond
-    int64 as the bound of its sign, out of range as the value is)."""
+def _ulid(con: psycopg.Connection, v: Json, ms_form: bool = False) -> Json:
+    """`ms_form`: through samekey_ulid_ms, the time as a bigint (a time beyond int64 as
+    the bound of its sign, out of range as the value is)."""
+    # The strings are converted before the time (spec §2.2).
     params: Json = {"scheme": _sql_text(v["scheme"]), "ns": _sql_text(v["namespace"])}
     fields, params["fields"] = _fields(v)
-    t = v["timestamp_ms"]
-    if isinstance(t, float) and not t.is_integer():
-        raise HostError("invalid_timestamp")
-    params["ms"] = min(max(int(t), INT64[0]), INT64[1])
-    args = f"%(scheme)s, %(ms)s::bigint, %(ns)s, {fields}{_secret(v, params)}"
-    ulid = _one(con, f"SELECT samekey_ulid_ms({args})", params)
-    uuid = _one(con, f"SELECT samekey_ulid_parse(samekey_ulid_ms({args}))::text", params)
+    params["ms"] = _ms(v, INT64 if ms_form else TIMESTAMPTZ_MS)
+    time = "%(ms)s::bigint" if ms_form else TIME
+    args = f"%(scheme)s, {time}, %(ns)s, {fields}{_secret(v, params)}"
+    if ms_form:
+        ulid = _one(con, f"SELECT samekey_ulid_ms({args})", params)
+        uuid = _one(con, f"SELECT samekey_ulid_parse(samekey_ulid_ms({args}))::text", params)
+    else:
+        ulid = _one(con, f"SELECT samekey_ulid({args})", params)
+        uuid = _one(con, f"SELECT samekey_ulid_uuid({args})::text", params)
     message = _one(con, f"SELECT encode(samekey_ulid_message(%(scheme)s, %(ns)s, {fields}), 'hex')", params)
     return {"ulid": ulid, "uuid": uuid, "message_hex": message}
 
@@ -233,7 +224,7 @@ def run_vector(con: psycopg.Connection, v: Json, ms_form: bool = False) -> Optio
     ulid vector through samekey_ulid_ms instead."""
     sqlstate = None
     try:
-        actual = (_ulid_ms if ms_form else OPS[v["op"]])(con, v)
+        actual = _ulid(con, v, ms_form=True) if ms_form else OPS[v["op"]](con, v)
     except NotInSql:
         return None
     except HostError as e:
