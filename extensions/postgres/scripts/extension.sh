@@ -5,10 +5,9 @@
 #                                           and the .deb of each
 #   extensions/postgres/scripts/extension.sh install   package, then install the tarballs as a user
 #                                           would (extracted at /), for the tests
-#   extensions/postgres/scripts/extension.sh package-major MAJOR PG_CONFIG   one major's tarball and
-#                                           .deb (postgresql-MAJOR-samekey_VERSION-1_ARCH.deb)
-#   extensions/postgres/scripts/extension.sh package-suite SUITE MAJOR   the same, PG_CONFIG from
-#                                           pg-root.sh (a Debian release) or pg-wheel.sh (pgserver)
+#   extensions/postgres/scripts/extension.sh package-suite SUITE MAJOR   one major's tarball and .deb
+#                                           (postgresql-MAJOR-samekey_VERSION-1_ARCH.deb), built
+#                                           against pg-root.sh's root of SUITE or pg-wheel.sh's pgserver
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 pgrx_version=0.19.4
@@ -107,23 +106,18 @@ package() {
 
 case "${1:-package}" in
   package) package ;;
-  package-major)
-    # A major from elsewhere: scripts/pg-root.sh pg-config SUITE MAJOR (a Debian root) or
-    # scripts/pg-wheel.sh pg-config (PyPI's 16) gives PG_CONFIG. SAMEKEY_PG_FLOOR=host
-    # links with this machine's linker (the quick check of `just test`).
-    tools "--pg$2" "$3"
-    package_major "$2" "$3" "${SAMEKEY_PG_FLOOR:-floor}"
-    ;;
   install)
     package host >/dev/null
     # As INSTALL.md tells a user: the usr/ tree of the tarball, extracted at /.
     for m in $(majors); do tar -C / -xzf "$out"/samekey-pg"$m"-*.tar.gz --no-overwrite-dir usr; done
     ;;
   package-suite)
+    # A major from elsewhere: a Debian root's (bullseye, trixie, sid) or PyPI's pgserver (16).
+    # SAMEKEY_PG_FLOOR=host links with this machine's linker (the quick check of `just test`).
     if [ "$2" = pgserver ]; then pg_config=$("$ext/scripts/pg-wheel.sh" pg-config)
     else pg_config=$("$ext/scripts/pg-root.sh" pg-config "$2" "$3"); fi
     tools "--pg$3" "$pg_config"
-    package_major "$3" "$pg_config"
+    package_major "$3" "$pg_config" "${SAMEKEY_PG_FLOOR:-floor}"
     ;;
-  *) echo "usage: $0 package|install|package-major MAJOR PG_CONFIG|package-suite SUITE MAJOR" >&2; exit 2 ;;
+  *) echo "usage: $0 package|install|package-suite SUITE MAJOR" >&2; exit 2 ;;
 esac

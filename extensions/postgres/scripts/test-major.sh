@@ -18,12 +18,7 @@ ext=$(cd "$(dirname "$0")/.." && pwd)
 repo=$(cd "$ext/../.." && pwd)
 root=$repo/.pgroots/$suite
 
-if [ "$suite" = pgserver ]; then
-  pg_config=$("$ext/scripts/pg-wheel.sh" pg-config)
-else
-  pg_config=$("$ext/scripts/pg-root.sh" pg-config "$suite" "$major")
-fi
-built=$("$ext/scripts/extension.sh" package-major "$major" "$pg_config")
+built=$("$ext/scripts/extension.sh" package-suite "$suite" "$major")
 deb=$(grep '\.deb$' <<<"$built")
 tarball=$(grep '\.tar\.gz$' <<<"$built")
 echo "test-major: $(basename "$deb"), $(basename "$tarball") (glibc floor $(dpkg-deb -f "$deb" Depends | grep -o 'libc6 (>= [0-9.]*)'))"
@@ -33,8 +28,9 @@ if [ "$suite" = pgserver ]; then
   "$ext/scripts/pg-wheel.sh" install "$tarball"
   trap '"$ext/scripts/pg-wheel.sh" stop' EXIT
   url=$("$ext/scripts/pg-wheel.sh" start "$port")
-  psql=("$("$ext/scripts/pg-wheel.sh" make)/bin/psql")
-  export PG_CONFIG=$("$ext/scripts/pg-wheel.sh" make)/bin/pg_config  # regress.sh: its pg_regress
+  prefix=$("$ext/scripts/pg-wheel.sh" make)
+  psql=("$prefix/bin/psql")
+  export PG_CONFIG=$prefix/bin/pg_config  # regress.sh: its pg_regress
   regress=("$ext/scripts/regress.sh" "$url")
 else
   # The package as apt installs it: a previous install is removed first.
