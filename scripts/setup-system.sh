@@ -26,6 +26,7 @@ packages=(
   gcc-mingw-w64-x86-64            # the Windows target: its C build scripts and its linker
   file jq                         # artifact checks, bench-batch
   musl-tools                      # musl-gcc: the JAR's musl library loaded by musl's loader
+  rpm                             # rpmbuild: the PostgreSQL extension's RPM per major
 )
 
 if [ "${1:-}" = --list ]; then

@@ -2,10 +2,10 @@
 # samekey's PostgreSQL extension (extensions/postgres, pgrx) for every PostgreSQL server
 # installed from Debian's packages here (scripts/postgres.sh installs one).
 #   extensions/postgres/scripts/extension.sh package   target/dist/postgres/samekey-pgN-VERSION-linux-ARCH.tar.gz
-#                                           and the .deb of each
+#                                           and the .deb and .rpm of each
 #   extensions/postgres/scripts/extension.sh install   package, then install the tarballs as a user
 #                                           would (extracted at /), for the tests
-#   extensions/postgres/scripts/extension.sh package-suite SUITE MAJOR   one major's tarball and .deb
+#   extensions/postgres/scripts/extension.sh package-suite SUITE MAJOR   one major's tarball, .deb, .rpm
 #                                           (postgresql-MAJOR-samekey_VERSION-1_ARCH.deb), built
 #                                           against pg-root.sh's root of SUITE or pg-wheel.sh's pgserver
 set -euo pipefail
@@ -56,7 +56,7 @@ tools() {
   cd - >/dev/null
 }
 
-# One major's tarball and .deb in $out, built against PG_CONFIG (the machine's, or a
+# One major's tarball, .deb and .rpm in $out, built against PG_CONFIG (the machine's, or a
 # root's from pg-root.sh), its library linked for glibc $glibc_floor unless FLOOR is
 # "host" (the tests of `just test`: the same code, minutes less); prints their paths.
 package_major() {
@@ -71,6 +71,7 @@ package_major() {
   tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-$arch.tar.gz" --owner=0 --group=0 INSTALL.md usr
   echo "$out/samekey-pg$m-$version-linux-$arch.tar.gz"
   "$ext/scripts/deb.sh" "$stage" "$m" "$version" "$out"
+  "$ext/scripts/rpm.sh" "$stage" "$m" "$version" "$out"
 }
 
 relink_floor() {

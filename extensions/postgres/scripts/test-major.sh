@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # samekey for PostgreSQL MAJOR as a user of SUITE installs it: built here against that
-# release's server headers, packaged as a tarball and a .deb, then installed where the
+# release's server headers, packaged as a tarball, a .deb and an RPM (PGDG's layout,
+# checked against the .deb by check-rpm.sh: no RHEL here), then installed where the
 # build's files are not:
 #   a Debian root (pg-root.sh: bullseye 13, trixie 17, sid 18): the .deb installed with
 #     `apt install ./file.deb` in the root, `CREATE EXTENSION` from the root's psql;
@@ -21,6 +22,7 @@ root=$repo/.pgroots/$suite
 built=$("$ext/scripts/extension.sh" package-suite "$suite" "$major")
 deb=$(grep '\.deb$' <<<"$built")
 tarball=$(grep '\.tar\.gz$' <<<"$built")
+"$ext/scripts/check-rpm.sh" "$(grep '\.rpm$' <<<"$built")" "$deb" "$major"
 echo "test-major: $(basename "$deb"), $(basename "$tarball") (glibc floor $(dpkg-deb -f "$deb" Depends | grep -o 'libc6 (>= [0-9.]*)'))"
 
 port=$("$repo/scripts/free-port.sh")
