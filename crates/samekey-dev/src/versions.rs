@@ -66,6 +66,19 @@ fn pom_version(pom: &str) -> Option<String> {
     Some(head[start..start + head[start..].find("</version>")?].to_owned())
 }
 
+/// The version a go.mod requires of `module` (`require module v1.2.3`), without its `v`.
+fn go_requirement(go_mod: &str, module: &str) -> String {
+    go_mod
+        .lines()
+        .find_map(|line| {
+            let line = line.trim();
+            let line = line.strip_prefix("require").unwrap_or(line).trim_start();
+            line.strip_prefix(module)?.trim().strip_prefix('v')
+        })
+        .unwrap_or("")
+        .to_owned()
+}
+
 fn json_version(root: &Path, path: &str) -> Result<String, String> {
     let value: serde_json::Value =
         serde_json::from_str(&read(root, path)?).map_err(|e| format!("{path}: {e}"))?;
@@ -104,6 +117,21 @@ pub fn run(root: &Path, _: Mode) -> Result<Output, String> {
         (
             "extensions/postgres/Cargo.toml",
             at(&pg, "package.version").to_owned(),
+        ),
+        (
+            "docs/examples/hello/rust/Cargo.toml's samekey dependency",
+            at(
+                &toml(root, "docs/examples/hello/rust/Cargo.toml")?,
+                "dependencies.samekey",
+            )
+            .to_owned(),
+        ),
+        (
+            "docs/examples/hello/go/go.mod's requirement of the Go package",
+            go_requirement(
+                &read(root, "docs/examples/hello/go/go.mod")?,
+                "github.com/samekey/samekey/bindings/go",
+            ),
         ),
         (
             "extensions/postgres's samekey dependency",
@@ -182,6 +210,14 @@ mod tests {
         assert_eq!(super::pom_version(pom).as_deref(), Some("1.2.3"));
         let commented = "<!-- the <version> below --><project><version>0.1.0</version></project>";
         assert_eq!(super::pom_version(commented).as_deref(), Some("0.1.0"));
+    }
+
+    #[test]
+    fn go_requirements() {
+        let go_mod = "module m\n\ngo 1.24\n\nrequire example.com/a v1.0.0\nrequire (\n\texample.com/b v0.2.0\n)\n";
+        assert_eq!(super::go_requirement(go_mod, "example.com/a"), "1.0.0");
+        assert_eq!(super::go_requirement(go_mod, "example.com/b"), "0.2.0");
+        assert_eq!(super::go_requirement(go_mod, "example.com/c"), "");
     }
 
     #[test]
