@@ -22,12 +22,17 @@ mod node 'bindings/node'
 mod wasm 'bindings/wasm'
 # Go (bindings/go): cgo over the C ABI, and the module as its proxy serves it.
 mod go 'bindings/go'
-# Kotlin/JVM (bindings/kotlin): JNI for the hot paths, uniffi + JNA for the rest, deployed to a file:// Maven repository.
+# The JVM (bindings/kotlin): one JAR for Kotlin, Java and Scala (JNI + uniffi/JNA), samekey-spark.
+mod jvm 'bindings/kotlin'
+# The same module by its earlier name (`just kotlin::test` keeps working).
+[private]
 mod kotlin 'bindings/kotlin'
 # Swift (bindings/swift): uniffi, SwiftPM.
 mod swift 'bindings/swift'
 # The PostgreSQL extension (extensions/postgres, pgrx, its own toolchain).
 mod postgres 'extensions/postgres'
+# The documentation site (docs, mdBook): build, serve, run every example it shows.
+mod site 'docs'
 
 # Seconds each fuzz target runs in `just fuzz`.
 fuzz_seconds := env_var_or_default("FUZZ_SECONDS", "60")
@@ -64,7 +69,7 @@ build: setup python::wheel node::setup wasm::setup
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-generated lint (check-targets ci_targets) test-environment (prune "target/check-targets") ffi::test go::test go::test-dist kotlin::test swift::test (prune ".swiftroot") python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines kotlin::test-spark postgres::test test-small-vectors
+test: setup check-generated lint (check-targets ci_targets) test-environment (prune "target/check-targets") ffi::test go::test go::test-dist jvm::test swift::test (prune ".swiftroot") python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines jvm::test-spark postgres::test test-small-vectors site::test
 
 # With SAMEKEY_PRUNE set (CI's fresh clone: .ci/run), a scratch tree that no later step
 # of `test` reads is deleted once its last reader is done: check-targets' 2 GB of
@@ -169,7 +174,7 @@ test-examples: setup-system node::setup python::setup ffi::build
 # artifact in a Maven repository (maven/), the Swift package's Linux archives (swift/),
 # the PostgreSQL extension's tarballs (postgres/).
 [doc("Every release artifact in target/dist, with SHA256SUMS")]
-dist: python::dist node::dist dist-crates cli::dist go::dist kotlin::dist swift::dist postgres::dist
+dist: python::dist node::dist dist-crates cli::dist go::dist jvm::dist swift::dist postgres::dist
     cd target/dist && find python npm crates cli go/proxy maven swift postgres -type f | sort | xargs sha256sum > SHA256SUMS
     cat target/dist/SHA256SUMS
 
@@ -185,7 +190,7 @@ dist-crates:
 
 # The whole release matrix, built and installed from local registries where it can run here.
 [doc("The whole release matrix, built and installed from local registries")]
-test-dist: dist check-dist go::test-proxy-all kotlin::test-repo-all kotlin::test-spark-consumer kotlin::test-spark-cluster postgres::test-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers
+test-dist: dist check-dist go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster postgres::test-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the macOS arm64
 # wheel (a link that check-targets cannot see: macOS frameworks through zig's stubs), the
@@ -237,7 +242,7 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content python::bench python::bench-batch node::bench wasm::bench go::bench kotlin::bench registry::bench
+bench: bench-rust bench-instructions bench-content python::bench python::bench-batch node::bench wasm::bench go::bench jvm::bench registry::bench
 
 # ns per ULID derivation next to the bare-SHA-256 floor (criterion, then interleaved
 # rounds in one process, which cancels most machine noise), and in-memory throughput.
@@ -327,13 +332,18 @@ alias dist-go := go::dist
 [private]
 alias bench-go := go::bench
 [private]
-alias setup-kotlin := kotlin::setup
+alias setup-kotlin := jvm::setup
 [private]
-alias test-kotlin := kotlin::test
+alias test-kotlin := jvm::test
+alias docs := site::build
+alias docs-serve := site::serve
+alias test-docs := site::test
+alias dist-jvm := jvm::dist
+alias bench-jvm := jvm::jmh
 [private]
-alias dist-kotlin := kotlin::dist
+alias dist-kotlin := jvm::dist
 [private]
-alias bench-kotlin := kotlin::bench
+alias bench-kotlin := jvm::bench
 [private]
 alias setup-swift := swift::setup
 [private]

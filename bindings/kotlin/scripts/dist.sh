@@ -25,7 +25,7 @@ rm -rf "$natives"
 for platform in "${@:-${all[@]}}"; do
   target=${triples[$platform]:?"unknown platform $platform (known: ${all[*]})"}
   triple=${target%.2.17}
-  echo "dist-kotlin: $platform ($target)" >&2
+  echo "jvm::dist: $platform ($target)" >&2
   # Debug information stays out of the JAR; the exported symbols JNA calls stay in.
   # musl (Alpine's JVMs): a shared library needs a dynamic C library, not musl's static default.
   flags=(); [[ $triple == *-musl ]] && flags=(-C target-feature=-crt-static)

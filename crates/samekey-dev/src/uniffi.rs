@@ -1,7 +1,7 @@
 //! The uniffi sources, by the uniffi-bindgen that the workspace builds from the very
 //! uniffi crate samekey-uniffi links (bindings/uniffi, feature `bindgen`), from the
 //! library's metadata. Swift's are committed (SwiftPM builds from the tree); Kotlin's are
-//! a build output that `just kotlin::dist` puts into the JAR.
+//! a build output that `just jvm::dist` puts into the JAR.
 
 use crate::generated::{File, Mode, Output};
 use crate::process;

@@ -3,7 +3,7 @@
 # own process on 127.0.0.1 (pyspark's spark-class), started here and stopped on exit; then
 # spark-submit runs ClusterCheck with samekey-spark as a Spark user adds it,
 # `--packages io.github.samekey:samekey-spark:VERSION`, resolved by Spark's Ivy from the
-# file:// repository (just kotlin::dist) and Maven Central only (not ~/.m2, which holds the
+# file:// repository (just jvm::dist) and Maven Central only (not ~/.m2, which holds the
 # build's copy), so that samekey's native library loads, from the JAR Spark shipped, in
 # executor JVMs that are not the driver. After scripts/test.sh (its test classes).
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # io.github.samekey:samekey-spark as a Spark user's project gets it: a fresh Maven project
 # outside the repository (Scala 2.13, Spark 4.2.0 from Maven Central, `provided`) depends
-# on it from the file:// repository target/dist/maven (just kotlin::dist), with a local
+# on it from the file:// repository target/dist/maven (just jvm::dist), with a local
 # repository that has never held samekey, and runs with plain `mvn test`: SparkSqlTest
 # (every ulid vector SQL can express, a job of ROWS rows against the local batch, the
 # time types and refusals) and a Scala test of the Java facade and the DataFrame API. No
@@ -12,23 +12,11 @@
 set -euo pipefail
 rows=${1:-100000}
 spark_dir=$(cd "$(dirname "$0")/.." && pwd)
-repo_root=$(cd "$spark_dir/../../.." && pwd)
-repo="$repo_root/target/dist/maven"
-version=$(grep -m1 '^version = ' "$repo_root/Cargo.toml" | cut -d'"' -f2)
-[ -d "$repo/io/github/samekey/samekey-spark/$version" ] || { echo "no samekey-spark $version in $repo: run just kotlin::dist linux-x86-64"; exit 1; }
+. "$spark_dir/../scripts/consumer.sh"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# Central's artifacts are cached between runs (target/m2-consumer); samekey never is.
-local_repo="$repo_root/target/m2-consumer"
-rm -rf "$local_repo/io/github/samekey"
-cp -r "$spark_dir/consumer" "$work/app"
-sed -i -e "s|@REPO@|file://$repo|" -e "s|@VERSION@|$version|" "$work/app/pom.xml"
-cp "$spark_dir"/src/test/java/io/github/samekey/spark/{SparkSqlTest,Job}.java "$work/app/src/test/java/io/github/samekey/spark/"
-mkdir -p "$work/app/src/test/resources" && cp "$spark_dir/src/test/resources/log4j2.properties" "$work/app/src/test/resources/"
-cd "$work/app"
-unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS
-env PATH=/usr/local/bin:/usr/bin:/bin SAMEKEY_SPARK_ROWS="$rows" \
-  SAMEKEY_VECTORS="$(realpath "${SAMEKEY_VECTORS:-$repo_root/test-vectors/samekey.json}")" \
-  mvn -B -q -Dmaven.repo.local="$local_repo" test
-grep -h 'Tests run' target/surefire-reports/*.txt
+consumer_app samekey-spark "$spark_dir/consumer"
+cp "$spark_dir"/src/test/java/io/github/samekey/spark/{SparkSqlTest,Job}.java "$app/src/test/java/io/github/samekey/spark/"
+mkdir -p "$app/src/test/resources" && cp "$spark_dir/src/test/resources/log4j2.properties" "$app/src/test/resources/"
+consumer_mvn SAMEKEY_SPARK_ROWS="$rows" \
+  SAMEKEY_VECTORS="$(realpath "${SAMEKEY_VECTORS:-$consumer_root/test-vectors/samekey.json}")"
+grep -h 'Tests run' "$app"/target/surefire-reports/*.txt

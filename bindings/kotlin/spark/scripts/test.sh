@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # samekey-spark on a real Spark: the JARs of samekey and samekey-spark from the file://
-# repository (just kotlin::dist; samekey-spark compiled by Maven against Spark 4.2.0 from
+# repository (just jvm::dist; samekey-spark compiled by Maven against Spark 4.2.0 from
 # Maven Central) run on pyspark's Spark (the Python engines' venv, from PyPI), against
 # which the test classes are compiled here (target/spark); SparkSqlTest runs on master
 # local[2].
@@ -13,7 +13,7 @@ set -euo pipefail
 python=$1
 rows=${2:-1000000}
 . "$(dirname "$0")/env.sh"
-test -f "$spark_jar" || { echo "spark: no $spark_jar; run just kotlin::dist linux-x86-64" >&2; exit 1; }
+test -f "$spark_jar" || { echo "spark: no $spark_jar; run just jvm::dist linux-x86-64" >&2; exit 1; }
 rm -rf "$out" && mkdir -p "$out/test-classes"
 
 # samekey's own dependencies (kotlin-stdlib, JNA) and the tests' JSON reader, as Maven

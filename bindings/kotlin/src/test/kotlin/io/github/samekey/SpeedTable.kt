@@ -11,7 +11,7 @@ import io.github.samekey.uniffi.deriveUlid as ffiDeriveUlid
 /**
  * ns per id for each way to make one, against the pure-JVM peer in the same run:
  * interleaved rounds, each contender's median. Runs with SAMEKEY_BENCH_ROUNDS=N
- * (`just bench-kotlin`); left out of ordinary test runs.
+ * (`just jvm::bench`); left out of ordinary test runs.
  */
 class SpeedTable {
     /** The ~30 lines a JVM developer would write instead: MessageDigest and a Crockford loop. */
@@ -41,7 +41,7 @@ class SpeedTable {
     @Test
     fun speedTable() {
         val rounds = System.getenv("SAMEKEY_BENCH_ROUNDS")?.toInt() ?: 0
-        assumeTrue(rounds > 0, "the speed table runs with SAMEKEY_BENCH_ROUNDS=N (just bench-kotlin)")
+        assumeTrue(rounds > 0, "the speed table runs with SAMEKEY_BENCH_ROUNDS=N (just jvm::bench)")
         val n = 1024
         val times = LongArray(n) { 1714564800000L + it }
         val slugs = Array(n) { "my-first-post-%06d".format(it) }
