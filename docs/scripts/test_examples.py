@@ -111,16 +111,18 @@ def hello_rust() -> str:
 def hello_jvm() -> dict[str, str]:
     """Hello.kt and Hello.java in one fresh Maven project: compiled once, each main run."""
     need(REPO / "target/dist/maven/io/github/samekey/samekey", "jvm::dist linux-x86-64")
-    script = f"""
-        . bindings/kotlin/scripts/consumer.sh
-        consumer_app samekey {HELLO / 'jvm'}
-        mkdir -p "$app/src" && cp {HELLO / 'Hello.kt'} {HELLO / 'Hello.java'} "$app/src/"
-        consumer_mvn -- compile exec:java -Dexec.mainClass=HelloKt | sed 's/^/kotlin /'
-        consumer_mvn -- exec:java -Dexec.mainClass=Hello | sed 's/^/java /'
-    """
-    out = run(["bash", "-euo", "pipefail", "-c", script], cwd=REPO)
-    lines = [line.split(" ", 1) for line in out.splitlines() if " " in line]
-    return {lang: "\n".join(text for which, text in lines if which == lang) for lang in ("kotlin", "java")}
+    with tempfile.TemporaryDirectory() as outputs:
+        script = f"""
+            . bindings/kotlin/scripts/consumer.sh
+            consumer_app samekey {HELLO / 'jvm'}
+            mkdir -p "$app/src" && cp {HELLO / 'Hello.kt'} {HELLO / 'Hello.java'} "$app/src/"
+            consumer_mvn -- compile exec:java -Dexec.mainClass=HelloKt > {outputs}/kotlin
+            consumer_mvn -- exec:java -Dexec.mainClass=Hello > {outputs}/java
+        """
+        run(["bash", "-euo", "pipefail", "-c", script], cwd=REPO)
+        # Maven 3.8's console writes colour resets even in batch mode: not the program's.
+        return {lang: re.sub(r"\x1b\[[0-9;]*m", "", (pathlib.Path(outputs) / lang).read_text())
+                for lang in ("kotlin", "java")}
 
 
 def hello_sql() -> str:
