@@ -10,6 +10,7 @@
 //! ```
 
 mod c_header;
+mod docs_errors;
 mod generated;
 mod go_errors;
 mod process;
@@ -39,6 +40,11 @@ const GENERATORS: &[Generator] = &[
         name: "go-errors",
         what: "the Go package's error sentinels",
         run: go_errors::run,
+    },
+    Generator {
+        name: "docs-errors",
+        what: "the documentation's error-code table",
+        run: docs_errors::run,
     },
     Generator {
         name: "c-header",
