@@ -11,6 +11,7 @@
 
 mod c_header;
 mod docs_errors;
+mod docs_http_api;
 mod generated;
 mod go_errors;
 mod process;
@@ -45,6 +46,11 @@ const GENERATORS: &[Generator] = &[
         name: "docs-errors",
         what: "the documentation's error-code table",
         run: docs_errors::run,
+    },
+    Generator {
+        name: "docs-http-api",
+        what: "the documentation's page of the registry's HTTP API",
+        run: docs_http_api::run,
     },
     Generator {
         name: "c-header",
