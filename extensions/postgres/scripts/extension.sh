@@ -48,6 +48,16 @@ tools() {
   for ((i = 0; i < ${#args[@]}; i += 2)); do
     grep -qxF "${args[i]#--} = \"${args[i + 1]}\"" "$config" 2>/dev/null || missing=true
   done
+  # A configured pg_config that is gone (another clone's root) fails pgrx-pg-sys's build,
+  # and init keeps the majors it is not given: such lines are dropped here.
+  local line kept=()
+  if [ -f "$config" ]; then
+    while IFS= read -r line; do
+      path=${line#*= \"} && path=${path%\"}
+      if [[ $line == pg[0-9]*' = "'* && ! -x $path ]]; then missing=true; else kept+=("$line"); fi
+    done < "$config"
+    if $missing; then printf '%s\n' "${kept[@]}" > "$config"; fi
+  fi
   if $missing; then
     while IFS=' =' read -r key path; do
       path=${path//\"/}
