@@ -190,14 +190,15 @@ dist-crates:
 
 # The whole release matrix, built and installed from local registries where it can run here.
 [doc("The whole release matrix, built and installed from local registries")]
-test-dist: dist check-dist go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster postgres::test-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers
+test-dist: dist check-dist go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster postgres::test-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers wasm::test-runtimes
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the macOS arm64
 # wheel (a link that check-targets cannot see: macOS frameworks through zig's stubs), the
 # linux-x64 npm packages (gnu, musl), checked as check-dist says but the wheel installed
 # into this machine's Python (test-dist installs it on bullseye's glibc 2.31, in a root
-# whose CPython build took 8 of CI's minutes); samekey-wasm bundled by esbuild (ESM and
-# IIFE) in Chromium; the crates packaged and verified.
+# whose CPython build took 8 of CI's minutes); samekey-wasm bundled by esbuild (ESM, IIFE
+# and the inline entry), Rollup and Parcel in Chromium, and run by Deno and Bun; the crates
+# packaged and verified.
 [doc("What CI runs of test-dist: a wheel per OS, linux-x64 npm, esbuild, crates")]
 test-dist-fast:
     rm -rf target/dist/python target/dist/npm
@@ -205,7 +206,8 @@ test-dist-fast:
     just node::dist linux-x64-gnu linux-x64-musl
     just python::check-dist host
     just node::check-dist
-    just wasm::test-bundlers esbuild esbuild-iife
+    just wasm::test-bundlers esbuild esbuild-iife esbuild-inline rollup-inline parcel
+    just wasm::test-runtimes
     just dist-crates
 
 # The Python and npm artifacts in target/dist, installed as users would: from pypiserver

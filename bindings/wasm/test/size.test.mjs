@@ -17,3 +17,10 @@ test('the .wasm fits the size budget', () => {
   assert.ok(bytes.length <= 150_000, `${bytes.length} bytes > 150 KB`);
   assert.ok(gzipped <= 61_000, `${gzipped} gzipped bytes > 61 KB`);
 });
+
+test('the inline entry carries the same module, a third larger before compression', async () => {
+  const { WASM_BASE64 } = await import(path.join(path.dirname(wasm), 'samekey_web_bg.wasm.base64.js'));
+  const text = fs.readFileSync(path.join(path.dirname(wasm), 'samekey_web_bg.wasm.base64.js'));
+  assert.deepEqual(Buffer.from(WASM_BASE64, 'base64'), fs.readFileSync(wasm));
+  console.log(`inline module: ${text.length} bytes, ${zlib.gzipSync(text, { level: 9 }).length} gzipped`);
+});

@@ -1,9 +1,11 @@
 // Bundles test/bundle/app.js as a user would, with samekey-wasm installed from its packed
 // tarball (or from the registry given in npm_config_registry) into a fresh project, then
 // runs every vector from each bundle in headless Chromium. Builders: esbuild (ES module),
-// esbuild-iife (IIFE, ES2020), vite and webpack (production builds).
+// esbuild-iife (IIFE, ES2020), vite and webpack (production builds), parcel (no config:
+// the package's `browser` field, as Parcel resolves by default), and the zero-config
+// `samekey-wasm/inline` entry through esbuild-inline and rollup-inline (node-resolve).
 //
-//   node test/bundle/run.mjs esbuild esbuild-iife vite webpack
+//   node test/bundle/run.mjs esbuild esbuild-iife esbuild-inline rollup-inline parcel vite webpack
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,9 +18,17 @@ import { launch } from '../browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = path.resolve(here, '../..');
-const TOOLS = { esbuild: '0.28.2', vite: '8.3.8', webpack: '5.112.2' };
+// What each builder installs, pinned.
+const TOOLS = {
+  esbuild: ['esbuild@0.28.2'],
+  rollup: ['rollup@4.69.3', '@rollup/plugin-node-resolve@16.0.3'],
+  parcel: ['parcel@2.16.4'],
+  vite: ['vite@8.3.8'],
+  webpack: ['webpack@5.112.2'],
+};
 const builders = process.argv.slice(2);
 const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+const inline = (builder) => builder.endsWith('-inline');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'samekey-bundle-'));
 const app = path.join(work, 'app');
@@ -26,36 +36,63 @@ fs.mkdirSync(path.join(app, 'src'), { recursive: true });
 const spec = process.env.SAMEKEY_WASM_SPEC
   ?? path.join(work, run('npm', ['pack', '--silent', '--pack-destination', work], pkgDir).trim().split('\n').pop());
 fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
-const tools = [...new Set(builders.map((b) => b.replace(/-.*/, '')))].map((t) => `${t}@${TOOLS[t]}`);
+const tools = [...new Set(builders.flatMap((b) => {
+  const tool = TOOLS[b.replace(/-.*/, '')];
+  if (tool === undefined) throw new Error(`unknown builder ${b}`);
+  return tool;
+}))];
 run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-exact', spec, ...tools], app);
-for (const f of ['app.js', 'index.html']) fs.copyFileSync(path.join(here, f), path.join(app, 'src', f));
 const appRequire = createRequire(path.join(app, 'package.json'));
+const bin = (name) => path.join(app, 'node_modules/.bin', name);
+const page = (script) => '<!doctype html><html lang="en"><meta charset="utf-8"><title>samekey-wasm bundled</title>' + script;
+
+// The app's sources for one builder: app.js as it is, or importing samekey-wasm/inline.
+function sources(builder) {
+  const src = path.join(app, `src-${builder}`);
+  fs.mkdirSync(src);
+  const code = fs.readFileSync(path.join(here, 'app.js'), 'utf8');
+  const from = inline(builder) ? code.replace("from 'samekey-wasm';", "from 'samekey-wasm/inline';") : code;
+  assert.notEqual(from.includes("'samekey-wasm/inline'"), !inline(builder));
+  fs.writeFileSync(path.join(src, 'app.js'), from);
+  fs.copyFileSync(path.join(here, 'index.html'), path.join(src, 'index.html'));
+  return src;
+}
 
 async function build(builder) {
   const out = path.join(work, 'out', builder);
   fs.mkdirSync(out, { recursive: true });
+  const src = sources(builder);
   if (builder.startsWith('esbuild')) {
     const esbuild = await import(pathToFileURL(appRequire.resolve('esbuild')));
     const iife = builder === 'esbuild-iife';
     await esbuild.build({
-      entryPoints: [path.join(app, 'src/app.js')], bundle: true, platform: 'browser', outfile: path.join(out, 'app.js'),
+      entryPoints: [path.join(src, 'app.js')], bundle: true, platform: 'browser', outfile: path.join(out, 'app.js'),
       format: iife ? 'iife' : 'esm', target: iife ? 'es2020' : 'esnext', minify: true, logLevel: 'warning',
     });
-    // esbuild does not follow `new URL(..., import.meta.url)`: ship the module and say where.
-    fs.copyFileSync(appRequire.resolve('samekey-wasm/samekey.wasm'), path.join(out, 'samekey.wasm'));
-    fs.writeFileSync(path.join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>samekey-wasm bundled</title>' +
-      `<script>globalThis.SAMEKEY_WASM_URL = new URL('samekey.wasm', location.href);</script>` +
-      `<script ${iife ? '' : 'type="module" '}src="./app.js"></script>`);
+    let where = '';
+    if (!inline(builder)) {
+      // esbuild does not follow `new URL(..., import.meta.url)`: ship the module and say where.
+      fs.copyFileSync(appRequire.resolve('samekey-wasm/samekey.wasm'), path.join(out, 'samekey.wasm'));
+      where = `<script>globalThis.SAMEKEY_WASM_URL = new URL('samekey.wasm', location.href);</script>`;
+    }
+    fs.writeFileSync(path.join(out, 'index.html'), page(`${where}<script ${iife ? '' : 'type="module" '}src="./app.js"></script>`));
+  } else if (builder === 'rollup-inline') {
+    // The configuration every Rollup app has for npm packages: node-resolve, nothing else.
+    fs.writeFileSync(path.join(src, 'rollup.config.mjs'), "import { nodeResolve } from '@rollup/plugin-node-resolve';\n" +
+      `export default { input: 'app.js', output: { dir: ${JSON.stringify(out)}, format: 'es' }, plugins: [nodeResolve({ browser: true })] };\n`);
+    run(bin('rollup'), ['--config', 'rollup.config.mjs', '--silent'], src);
+    fs.copyFileSync(path.join(src, 'index.html'), path.join(out, 'index.html'));
+  } else if (builder === 'parcel') {
+    run(bin('parcel'), ['build', 'index.html', '--dist-dir', out, '--public-url', './', '--no-cache', '--log-level', 'warn'], src);
   } else if (builder === 'vite') {
-    run(path.join(app, 'node_modules/.bin/vite'), ['build', 'src', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], app);
+    run(bin('vite'), ['build', src, '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], app);
   } else if (builder === 'webpack') {
     const { default: webpack } = await import(pathToFileURL(appRequire.resolve('webpack')));
     const stats = await new Promise((resolve, reject) => webpack({
-      mode: 'production', entry: path.join(app, 'src/app.js'), output: { path: out, filename: 'app.js' },
+      mode: 'production', entry: path.join(src, 'app.js'), output: { path: out, filename: 'app.js' },
     }, (err, s) => (err ? reject(err) : resolve(s))));
     if (stats.hasErrors()) throw new Error(stats.toString('errors-only'));
-    fs.writeFileSync(path.join(out, 'index.html'),
-      '<!doctype html><meta charset="utf-8"><title>samekey-wasm bundled</title><script src="./app.js"></script>');
+    fs.writeFileSync(path.join(out, 'index.html'), page('<script src="./app.js"></script>'));
   } else {
     throw new Error(`unknown builder ${builder}`);
   }
@@ -86,7 +123,10 @@ try {
       assert.match(result.beforeInit, /not initialized: `await init\(\)` first/);
       assert.equal(result.failedLoad, true);
       const wasm = files.find((f) => f.endsWith('.wasm'));
-      console.log(`bundle ${builder}: ${result.passed} vectors passed in Chromium (${files.length} files, wasm: ${wasm})`);
+      // The inline entry needs no module file beside the bundle; the others need theirs.
+      if (inline(builder)) assert.equal(wasm, undefined, `${builder}: a .wasm beside an inline bundle`);
+      else assert.ok(wasm, `${builder}: no .wasm in ${files}`);
+      console.log(`bundle ${builder}: ${result.passed} vectors passed in Chromium (${files.length} files, wasm: ${wasm ?? 'inline'})`);
     } finally {
       server.close();
     }
