@@ -85,6 +85,15 @@ fn json_version(root: &Path, path: &str) -> Result<String, String> {
     Ok(value["version"].as_str().unwrap_or("").to_owned())
 }
 
+fn dev_dependency(root: &Path, path: &str, name: &str) -> Result<String, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(&read(root, path)?).map_err(|e| format!("{path}: {e}"))?;
+    Ok(value["devDependencies"][name]
+        .as_str()
+        .unwrap_or("")
+        .to_owned())
+}
+
 pub fn run(root: &Path, _: Mode) -> Result<Output, String> {
     let workspace = toml(root, "Cargo.toml")?;
     let version = at(&workspace, "workspace.package.version").to_owned();
@@ -196,8 +205,27 @@ pub fn run(root: &Path, _: Mode) -> Result<Output, String> {
     if pgrx_cli != pgrx {
         problems.push(format!("cargo-pgrx (extensions/postgres/scripts/extension.sh) is {pgrx_cli:?}, the pgrx crate {pgrx:?}"));
     }
+    // The browser tests of the WebAssembly package and of the site drive one Chromium.
+    let playwright: Vec<(&str, String)> = ["bindings/wasm/package.json", "docs/package.json"]
+        .into_iter()
+        .map(|path| Ok((path, dev_dependency(root, path, "playwright-core")?)))
+        .collect::<Result<_, String>>()?;
+    for (path, v) in &playwright {
+        if v.is_empty() || !v.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            problems.push(format!(
+                "{path}'s playwright-core is not pinned exactly: {v:?}"
+            ));
+        }
+    }
+    if playwright[0].1 != playwright[1].1 {
+        problems.push(format!(
+            "playwright-core differs: {} in {}, {} in {}",
+            playwright[0].1, playwright[0].0, playwright[1].1, playwright[1].0
+        ));
+    }
     let summary = format!(
-        "every package is {version}; wasm-bindgen crate and CLI {wasm_crate}; uniffi {uniffi} with its own bindgen; pgrx and cargo-pgrx {pgrx}; cbindgen {cbindgen}"
+        "every package is {version}; wasm-bindgen crate and CLI {wasm_crate}; uniffi {uniffi} with its own bindgen; pgrx and cargo-pgrx {pgrx}; cbindgen {cbindgen}; playwright-core {}",
+        playwright[0].1
     );
     Ok(Output::Findings { problems, summary })
 }

@@ -1,0 +1,283 @@
+// The built site in headless Debian Chromium (playwright-core), served from 127.0.0.1:
+// every ulid vector of the vector file (SAMEKEY_VECTORS honoured) through the playground's
+// derive(), 20 of them typed into its inputs, every content_json vector through
+// compareJson() and one through its text areas, the link round trip, the error links, the
+// seconds warning, keyboard-only use, axe-core, no console errors, no request beyond
+// 127.0.0.1, the pages' gzipped transfer size; screenshots in target/docs-screenshots/.
+//
+//   node scripts/test_playground.mjs   (after `just docs`)
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const site = path.join(repo, 'target/docs');
+const shots = path.join(repo, 'target/docs-screenshots');
+const vectorFile = process.env.SAMEKEY_VECTORS || path.join(repo, 'test-vectors/samekey.json');
+const vectorText = fs.readFileSync(vectorFile, 'utf8');
+const vectors = JSON.parse(vectorText).vectors;
+const BUDGET = 300 * 1024; // the playground page, gzipped, WebAssembly included
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.txt': 'text/plain' };
+
+function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    const file = path.join(site, path.normalize(decodeURIComponent(url.pathname)));
+    if (!file.startsWith(site) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    res.end(fs.readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}`, close: () => server.close(),
+  })));
+}
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'samekey-docs-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 900 },
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const server = await serve();
+const problems = { console: [], external: [] };
+const transfer = new Map(); // page path -> gzipped bytes of every response it loaded
+
+function watch(page, name) {
+  page.on('console', (m) => { if (m.type() === 'error') problems.console.push(`${name}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.console.push(`${name}: ${e}`));
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!['data:', 'blob:'].includes(url.protocol) && url.hostname !== '127.0.0.1') problems.external.push(`${name}: ${r.url()}`);
+  });
+  page.on('response', async (r) => {
+    const body = await r.body().catch(() => Buffer.alloc(0));
+    transfer.set(name, (transfer.get(name) ?? 0) + zlib.gzipSync(body, { level: 9 }).length);
+  });
+}
+
+async function open(name, urlPath) {
+  const page = await context.newPage();
+  watch(page, name);
+  await page.goto(`${server.url}${urlPath}`, { waitUntil: 'networkidle' });
+  return page;
+}
+
+const playground = async (hash = '') => {
+  const page = await open('playground', `/playground.html${hash}`);
+  await page.evaluate(() => window.samekeyPlayground.ready);
+  return page;
+};
+
+// What the page shows after its inputs changed.
+async function shown(page) {
+  return page.evaluate(() => {
+    const code = document.querySelector('#skp-ulid-result .skp-error a code');
+    return code ? { error: code.textContent } : { ulid: document.getElementById('skp-id').textContent, uuid: document.getElementById('skp-uuid').textContent };
+  });
+}
+
+async function typeCase(page, c) {
+  const rows = async () => page.locator('#skp-fields input').count();
+  while (await rows() < c.fields.length) await page.click('#skp-add');
+  while (await rows() > c.fields.length) await page.click('#skp-fields .skp-row:last-child button');
+  for (const [i, f] of c.fields.entries()) await page.fill(`#skp-field-${i + 1}`, f);
+  await page.fill('#skp-time', String(c.timestamp_ms));
+  await page.fill('#skp-namespace', c.namespace);
+  await page.selectOption('#skp-scheme', c.scheme);
+  await page.fill('#skp-secret', c.secret);
+}
+
+const checks = [];
+const check = (what) => { checks.push(what); console.log(`ok ${checks.length} ${what}`); };
+
+try {
+  fs.mkdirSync(shots, { recursive: true });
+  const home = await open('home', '/index.html');
+  await home.screenshot({ path: path.join(shots, 'home.png'), fullPage: true });
+
+  const page = await playground();
+
+  // Every ulid vector through the function the page uses.
+  const ulids = vectors.filter((v) => v.op === 'ulid');
+  const failures = await page.evaluate((all) => {
+    const fromHex = (h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+    const text = (t) => (typeof t === 'object' && t !== null && t.utf16 !== undefined
+      ? String.fromCharCode(...(t.utf16.match(/.{4}/g) ?? []).map((u) => parseInt(u, 16))) : t);
+    const field = (f) => (typeof f === 'object' && f.hex !== undefined ? fromHex(f.hex) : text(f));
+    const out = [];
+    for (const v of all) {
+      const r = window.samekeyPlayground.derive({
+        fields: v.fields.map(field), time: v.timestamp_ms, namespace: text(v.namespace), scheme: text(v.scheme),
+        secret: v.secret_hex === undefined ? null : fromHex(v.secret_hex),
+      });
+      const got = r.error ? { error: r.error.code } : { ulid: r.id, uuid: r.uuid, message_hex: r.hex };
+      const want = v.expect.error ? { error: v.expect.error } : { ulid: v.expect.ulid, uuid: v.expect.uuid, message_hex: v.expect.message_hex };
+      if (JSON.stringify(got) !== JSON.stringify(want)) out.push({ id: v.id, got, want });
+      // The labelled parts cover the hashed bytes exactly.
+      else if (!r.error && r.parts.map((p) => p.hex).join('') !== r.hex) out.push({ id: v.id, parts: r.parts });
+    }
+    return out;
+  }, ulids);
+  assert.deepEqual(failures, []);
+  check(`${ulids.length} ulid vectors through the playground's derive(): ids, UUIDs, messages, error codes`);
+
+  // 20 of them typed into the inputs: text fields (one line each), a scheme the menu has,
+  // a secret that is UTF-8 text, a time the input can hold.
+  const typable = ulids.filter((v) => v.fields.length > 0 && v.fields.every((f) => typeof f === 'string' && !/[\n\r]/.test(f))
+    && typeof v.namespace === 'string' && ['v0', 'v1', 'v2'].includes(v.scheme) && Number.isSafeInteger(v.timestamp_ms)
+    && (v.secret_hex === undefined || (v.secret_hex !== '' && Buffer.from(v.secret_hex, 'hex').every((b) => b >= 0x20 && b < 0x7f))));
+  const sample = Array.from({ length: 20 }, (_, i) => typable[Math.floor((i * typable.length) / 20)]);
+  assert.equal(new Set(sample).size, 20, `only ${typable.length} typable vectors`);
+  for (const v of sample) {
+    const secret = v.secret_hex === undefined ? '' : Buffer.from(v.secret_hex, 'hex').toString('latin1');
+    await typeCase(page, { ...v, secret });
+    const want = v.expect.error ? { error: v.expect.error } : { ulid: v.expect.ulid, uuid: v.expect.uuid };
+    assert.deepEqual(await shown(page), want, v.id);
+  }
+  check(`20 ulid vectors typed into the inputs (of ${typable.length} typable), ${sample.filter((v) => v.expect.error).length} of them errors`);
+
+  // The link reproduces the case; the secret stays out of it.
+  const keyed = sample.find((v) => v.secret_hex !== undefined && !v.expect.error);
+  assert.ok(keyed, 'a keyed vector in the sample');
+  await typeCase(page, { ...keyed, secret: Buffer.from(keyed.secret_hex, 'hex').toString('latin1') });
+  const link = page.url();
+  assert.ok(!link.includes('secret') && !link.includes(keyed.secret_hex), link);
+  const unkeyed = { ...keyed, secret: '' };
+  await typeCase(page, unkeyed);
+  const linkUnkeyed = page.url();
+  const shownUnkeyed = await shown(page);
+  const again = await playground(new URL(linkUnkeyed).hash);
+  assert.deepEqual(await shown(again), shownUnkeyed);
+  assert.deepEqual(await again.locator('#skp-fields input').evaluateAll((els) => els.map((e) => e.value)), keyed.fields);
+  assert.equal(await again.inputValue('#skp-namespace'), keyed.namespace);
+  assert.equal(await again.inputValue('#skp-scheme'), keyed.scheme);
+  await again.close();
+  check('a link reproduces the inputs and the id; the secret is not in it');
+
+  // An error names its code and links its explanation, which exists.
+  await page.fill('#skp-time', '2024-13-01T00:00:00Z');
+  const href = await page.getAttribute('#skp-ulid-result .skp-error a', 'href');
+  assert.equal(href, 'reference/errors.html#invalid_timestamp');
+  const errorsPage = fs.readFileSync(path.join(site, 'reference/errors.html'), 'utf8');
+  assert.ok(errorsPage.includes('id="invalid_timestamp"'));
+  check('an error shows its code, linked to its explanation');
+
+  // A time that reads as seconds derives its id, with the warning.
+  await page.fill('#skp-time', '1714564800');
+  assert.match(await page.textContent('.skp-warning'), /reads as seconds/);
+  check('the seconds warning');
+
+  // JSON: every content_json vector through compareJson(); one through the text areas,
+  // and the first difference of two documents marked.
+  const jsons = vectors.filter((v) => v.op === 'content_json');
+  const jsonFailures = await page.evaluate((all) => {
+    const text = (t) => (typeof t === 'object' && t !== null && t.utf16 !== undefined
+      ? String.fromCharCode(...(t.utf16.match(/.{4}/g) ?? []).map((u) => parseInt(u, 16))) : t);
+    const out = [];
+    for (const v of all) {
+      const { a } = window.samekeyPlayground.compareJson(text(v.json), '', text(v.scheme));
+      const got = a.error ? { error: a.error.code } : { canonical: a.canonical, hash: a.hash };
+      if (JSON.stringify(got) !== JSON.stringify(v.expect.error ? { error: v.expect.error } : { canonical: v.expect.canonical, hash: v.expect.hash })) out.push({ id: v.id, got, want: v.expect });
+    }
+    return out;
+  }, jsons);
+  assert.deepEqual(jsonFailures, []);
+  const ok = jsons.find((v) => !v.expect.error && typeof v.json === 'string' && typeof v.scheme === 'string' && ['v1', 'v2'].includes(v.scheme));
+  await page.fill('#skp-json-a', ok.json);
+  await page.fill('#skp-json-b', '');
+  await page.selectOption('#skp-json-scheme', ok.scheme);
+  assert.equal(await page.textContent('#skp-hash-A'), ok.expect.hash);
+  assert.equal(await page.textContent('#skp-canonical-A'), ok.expect.canonical);
+  // Two canonical documents (RFC 8785: sorted names, no spaces) that differ in one value.
+  const [left, right] = ['{"a":1,"b":[true,"x"]}', '{"a":1,"b":[false,"x"]}'];
+  let from = 0;
+  while (left[from] === right[from]) from++;
+  await page.fill('#skp-json-a', left);
+  await page.fill('#skp-json-b', right);
+  assert.equal(await page.textContent('#skp-canonical-B mark'), right.slice(from));
+  assert.match(await page.textContent('#skp-json-verdict'), new RegExp(`character ${from + 1}\\b`));
+  await page.fill('#skp-json-b', '{ "b": [true, "x"], "a": 1.0 }');
+  assert.match(await page.textContent('#skp-json-verdict'), /^Same canonical form/);
+  check(`${jsons.length} content_json vectors through compareJson(); canonical form, hash and first difference on the page`);
+
+  // Keyboard only: Tab reaches every control; typing changes the id; the arrows stay in
+  // the field (mdBook binds them to page turns).
+  const kb = await playground();
+  const before = await kb.textContent('#skp-id');
+  const reached = new Set();
+  for (let i = 0; i < 60; i++) {
+    await kb.keyboard.press('Tab');
+    reached.add(await kb.evaluate(() => document.activeElement?.id || ''));
+  }
+  for (const id of ['skp-field-1', 'skp-add', 'skp-time', 'skp-namespace', 'skp-scheme', 'skp-secret', 'skp-lang', 'skp-copy', 'skp-json-a', 'skp-json-b', 'skp-json-scheme']) {
+    assert.ok(reached.has(id), `Tab never reaches #${id}`);
+  }
+  await kb.focus('#skp-field-1');
+  await kb.keyboard.press('End');
+  await kb.keyboard.press('ArrowLeft');
+  await kb.keyboard.type('X');
+  assert.ok(kb.url().includes('/playground.html'), `ArrowLeft left the page: ${kb.url()}`);
+  assert.equal(await kb.inputValue('#skp-field-1'), 'hello-worlXd');
+  assert.notEqual(await kb.textContent('#skp-id'), before);
+  await kb.focus('#skp-scheme');
+  await kb.keyboard.press('ArrowDown');
+  assert.equal(await kb.inputValue('#skp-scheme'), 'v2');
+  await kb.close();
+  check('keyboard only: every control reached with Tab, typing and the scheme menu work, the arrows stay in the field');
+
+  // Accessibility: axe-core, no serious or critical violation on either page.
+  const axe = path.join(repo, 'docs/node_modules/axe-core/axe.min.js');
+  for (const [name, p] of [['home', home], ['playground', page]]) {
+    await p.addScriptTag({ path: axe });
+    const { violations } = await p.evaluate(() => window.axe.run());
+    const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact));
+    assert.deepEqual(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), [], name);
+  }
+  check('axe-core: no serious or critical violations on the home page and the playground');
+
+  // The calls the page generates for inputs that test each language's quoting, times and
+  // secrets, written for test_playground_calls.py, which runs them in their languages.
+  const CASES = [
+    { fields: ['hello-world', 'en'], time: '2024-05-01T12:00:00Z', namespace: 'posts', scheme: 'v1', secret: '' },
+    { fields: ['say "hi" \\ $HOME ${x} \\n', "it's"], time: '1714564800123', namespace: '', scheme: 'v2', secret: '' },
+    { fields: ['café', '日本語', '😀'], time: '2024-05-01T14:00:00.5+02:00', namespace: 'ns:ü', scheme: 'v1', secret: 'correct horse' },
+    { fields: ['-flag', 'en'], time: '2024-05-01T12:00:00Z', namespace: '', scheme: 'v0', secret: '' },
+    { fields: ['line1\nline2\tx', ''], time: '0', namespace: 'a b', scheme: 'v2', secret: "s3cr3t$ '\"" },
+  ];
+  const generated = await page.evaluate((cases) => cases.map((c) => {
+    const r = window.samekeyPlayground.derive(c);
+    return { inputs: c, id: r.id, error: r.error, calls: Object.fromEntries(r.calls ?? []) };
+  }), CASES);
+  for (const g of generated) assert.equal(g.error, undefined, JSON.stringify(g));
+  fs.writeFileSync(path.join(repo, 'target/docs-playground-calls.json'), JSON.stringify(generated, null, 1));
+  check(`the calls of ${CASES.length} cases written to target/docs-playground-calls.json`);
+
+  // Size of a fresh load, and the screenshot.
+  transfer.clear();
+  const fresh = await playground();
+  await fresh.screenshot({ path: path.join(shots, 'playground.png'), fullPage: true });
+  const size = transfer.get('playground');
+  console.log(`playground page: ${size} bytes gzipped, WebAssembly included (budget ${BUDGET})`);
+  assert.ok(size <= BUDGET, `${size} > ${BUDGET}`);
+  check('the playground page loads under 300 KB gzipped');
+
+  assert.deepEqual(problems.console, []);
+  assert.deepEqual(problems.external, []);
+  check('no console errors; no request left 127.0.0.1');
+  console.log(`screenshots: ${path.relative(repo, shots)}/home.png, playground.png`);
+} finally {
+  await context.close();
+  server.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
