@@ -137,24 +137,25 @@ try {
   const typable = ulids.filter((v) => v.fields.length > 0 && v.fields.every((f) => typeof f === 'string' && !/[\n\r]/.test(f))
     && typeof v.namespace === 'string' && ['v0', 'v1', 'v2'].includes(v.scheme) && Number.isSafeInteger(v.timestamp_ms)
     && (v.secret_hex === undefined || (v.secret_hex !== '' && Buffer.from(v.secret_hex, 'hex').every((b) => b >= 0x20 && b < 0x7f))));
-  const sample = Array.from({ length: 20 }, (_, i) => typable[Math.floor((i * typable.length) / 20)]);
-  assert.equal(new Set(sample).size, 20, `only ${typable.length} typable vectors`);
+  // Any vector file must do: 20 spread over what it has, or all of them if fewer.
+  const count = Math.min(20, typable.length);
+  const sample = Array.from({ length: count }, (_, i) => typable[Math.floor((i * typable.length) / count)]);
+  assert.ok(count > 0, `${vectorFile} has no ulid vector the inputs can hold`);
   for (const v of sample) {
     const secret = v.secret_hex === undefined ? '' : Buffer.from(v.secret_hex, 'hex').toString('latin1');
     await typeCase(page, { ...v, secret });
     const want = v.expect.error ? { error: v.expect.error } : { ulid: v.expect.ulid, uuid: v.expect.uuid };
     assert.deepEqual(await shown(page), want, v.id);
   }
-  check(`20 ulid vectors typed into the inputs (of ${typable.length} typable), ${sample.filter((v) => v.expect.error).length} of them errors`);
+  check(`${count} ulid vectors typed into the inputs (of ${typable.length} typable), ${sample.filter((v) => v.expect.error).length} of them errors`);
 
   // The link reproduces the case; the secret stays out of it.
-  const keyed = sample.find((v) => v.secret_hex !== undefined && !v.expect.error);
-  assert.ok(keyed, 'a keyed vector in the sample');
-  await typeCase(page, { ...keyed, secret: Buffer.from(keyed.secret_hex, 'hex').toString('latin1') });
+  const keyed = sample[0];
+  const secret = 'never-in-the-link';
+  await typeCase(page, { ...keyed, secret });
   const link = page.url();
-  assert.ok(!link.includes('secret') && !link.includes(keyed.secret_hex), link);
-  const unkeyed = { ...keyed, secret: '' };
-  await typeCase(page, unkeyed);
+  assert.ok(!decodeURIComponent(link).includes(secret), link);
+  await typeCase(page, { ...keyed, secret: '' });
   const linkUnkeyed = page.url();
   const shownUnkeyed = await shown(page);
   const again = await playground(new URL(linkUnkeyed).hash);
@@ -193,12 +194,14 @@ try {
     return out;
   }, jsons);
   assert.deepEqual(jsonFailures, []);
-  const ok = jsons.find((v) => !v.expect.error && typeof v.json === 'string' && typeof v.scheme === 'string' && ['v1', 'v2'].includes(v.scheme));
-  await page.fill('#skp-json-a', ok.json);
-  await page.fill('#skp-json-b', '');
-  await page.selectOption('#skp-json-scheme', ok.scheme);
-  assert.equal(await page.textContent('#skp-hash-A'), ok.expect.hash);
-  assert.equal(await page.textContent('#skp-canonical-A'), ok.expect.canonical);
+  const typed = jsons.filter((v) => !v.expect.error && typeof v.json === 'string' && ['v1', 'v2'].includes(v.scheme)).slice(0, 5);
+  for (const v of typed) {
+    await page.fill('#skp-json-a', v.json);
+    await page.fill('#skp-json-b', '');
+    await page.selectOption('#skp-json-scheme', v.scheme);
+    assert.equal(await page.textContent('#skp-hash-A'), v.expect.hash, v.id);
+    assert.equal(await page.textContent('#skp-canonical-A'), v.expect.canonical, v.id);
+  }
   // Two canonical documents (RFC 8785: sorted names, no spaces) that differ in one value.
   const [left, right] = ['{"a":1,"b":[true,"x"]}', '{"a":1,"b":[false,"x"]}'];
   let from = 0;
@@ -209,7 +212,7 @@ try {
   assert.match(await page.textContent('#skp-json-verdict'), new RegExp(`character ${from + 1}\\b`));
   await page.fill('#skp-json-b', '{ "b": [true, "x"], "a": 1.0 }');
   assert.match(await page.textContent('#skp-json-verdict'), /^Same canonical form/);
-  check(`${jsons.length} content_json vectors through compareJson(); canonical form, hash and first difference on the page`);
+  check(`${jsons.length} content_json vectors through compareJson(), ${typed.length} typed in; the first difference marked`);
 
   // Keyboard only: Tab reaches every control; typing changes the id; the arrows stay in
   // the field (mdBook binds them to page turns).
