@@ -46,6 +46,7 @@ type Pipeline struct {
 	Log     io.Writer
 }
 
+// ANCHOR: connect
 // Connect opens the collection posts of database and its unique (slug, lang) index.
 func Connect(ctx context.Context, uri, database string) (*mongo.Client, *mongo.Collection, error) {
 	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetRetryWrites(false))
@@ -59,6 +60,8 @@ func Connect(ctx context.Context, uri, database string) (*mongo.Client, *mongo.C
 	})
 	return client, posts, err
 }
+
+// ANCHOR_END: connect
 
 // Ingest writes one source line; returns the id, the source hash and what happened.
 func (p *Pipeline) Ingest(ctx context.Context, line string) (id, sourceHash, action string, err error) {
@@ -111,6 +114,7 @@ func (p *Pipeline) Ingest(ctx context.Context, line string) (id, sourceHash, act
 			return id, sourceHash, "unchanged", nil
 		}
 	}
+	// ANCHOR: upsert
 	// Upsert by _id, only where the stored hash differs: a document with this _id and
 	// this hash makes the upsert's insert a duplicate key: someone wrote it meanwhile.
 	res, err := p.Posts.UpdateOne(ctx,
@@ -120,6 +124,7 @@ func (p *Pipeline) Ingest(ctx context.Context, line string) (id, sourceHash, act
 			{Key: "body", Value: in.Body}, {Key: "sourceHash", Value: sourceHash}, {Key: "updatedAt", Value: time.Now().UTC()},
 		}}},
 		options.UpdateOne().SetUpsert(true))
+	// ANCHOR_END: upsert
 	switch {
 	case mongo.IsDuplicateKeyError(err):
 		// Another writer stored this _id or this (slug, lang) first: Run looks again.

@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS posts (
     UNIQUE (slug, lang))
 """
 
+# ANCHOR: upsert_sql
 UPSERT = """
 INSERT INTO posts (id, slug, lang, published_at, body, source_hash)
 VALUES (%s, %s, %s, %s, %s, %s)
@@ -39,6 +40,7 @@ ON CONFLICT (id) DO UPDATE SET body = excluded.body, source_hash = excluded.sour
 WHERE posts.source_hash IS DISTINCT FROM excluded.source_hash
 RETURNING id
 """
+# ANCHOR_END: upsert_sql
 
 Result = Tuple[str, str, str]
 
@@ -55,6 +57,7 @@ async def create_schema(dsn: str) -> None:
             await conn.execute(SCHEMA)
 
 
+# ANCHOR: ingest
 async def ingest(conn: psycopg.AsyncConnection, line: str) -> Result:
     """Ingests one source line; returns (id, source hash, action)."""
     post = json.loads(line)
@@ -76,6 +79,7 @@ async def ingest(conn: psycopg.AsyncConnection, line: str) -> Result:
         # Another run wrote the same document between our read and our write.
         return ulid, source_hash, "unchanged"
     return ulid, source_hash, "updated" if stored else "inserted"
+# ANCHOR_END: ingest
 
 
 async def run(dsn: str, lines: List[str], timeout: float = 2.0, attempts: int = 5) -> List[str]:

@@ -16,3 +16,11 @@ test('the upsert pipeline is idempotent across runs', () => {
   assert.deepEqual(table(), afterFirst);
   assert.equal(afterFirst[0].body, 'Hello');
 });
+
+test("the README's upsert block is the example file's code", () => {
+  const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const example = fs.readFileSync(new URL('../examples/upsert.mjs', import.meta.url), 'utf8');
+  const blocks = [...readme.matchAll(/<!-- tested: bindings\/node\/test\/example\.test\.mjs -->\n```js\n([\s\S]*?)```/g)];
+  assert.equal(blocks.length, 1, 'one README block is marked as tested here');
+  assert.ok(example.includes(blocks[0][1]), 'the README block is not a part of examples/upsert.mjs: copy the code');
+});

@@ -29,7 +29,23 @@ fn str_at<'a>(v: &'a Value, pointer: &str) -> Result<&'a str, String> {
 
 /// Markdown table cells hold one line and no bare `|`.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    literal_angles(text).replace('|', "\\|").replace('\n', " ")
+}
+
+/// OpenAPI's descriptions say `rev:<scheme>:<hex>` meaning the words: outside code spans,
+/// where Markdown would take `<scheme>` for an HTML tag, `<` is written as `&lt;`.
+fn literal_angles(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 0 {
+                part.replace('<', "&lt;")
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
 }
 
 /// `#/components/schemas/Revision` → a link to the schema's section on this page.
@@ -229,7 +245,7 @@ fn page(doc: &Value) -> Result<String, String> {
             name.to_lowercase()
         ));
         if let Some(d) = schema.get("description").and_then(Value::as_str) {
-            out.push_str(&format!("{d}\n\n"));
+            out.push_str(&format!("{}\n\n", literal_angles(d)));
         }
         let required: Vec<&str> = schema
             .get("required")
@@ -318,6 +334,14 @@ mod tests {
         assert!(page.contains("| `id` | string | yes | Its id.  |"));
         assert!(page.contains("| `kind` | string or null | no | one of `x` |"));
         assert!(page.contains("`bearer` (http bearer): Tokens."));
+    }
+
+    #[test]
+    fn angle_brackets_are_words_outside_code_spans() {
+        assert_eq!(
+            super::cell("rev:<scheme>:<hex> | `a<b>`"),
+            "rev:&lt;scheme>:&lt;hex> \\| `a<b>`"
+        );
     }
 
     #[test]

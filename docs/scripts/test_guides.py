@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Runs the guides' examples (docs/examples/guides/), each in its language against the
+packages the repository built, and checks three things agree: what the program prints,
+the output the built page shows under it (`<pre data-samekey-example="NAME">`), and what
+the specification's reference implementation (spec/reference/samekey_ref.py) computes
+for the example's inputs. The inputs are written here; every id, hash and key is the
+reference's.
+
+It also checks that the site shows no code that nothing runs: every code block of
+docs/src is an `{{#include}}` of a file that this script, test_examples.py or another
+named test executes.
+
+    docs/scripts/test_guides.py [NAME...]     (default: every example)
+"""
+from __future__ import annotations
+
+import html
+import json
+import pathlib
+import re
+import sys
+from typing import Callable
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "spec" / "reference"))
+import samekey_ref as ref  # noqa: E402
+
+import runners  # noqa: E402
+
+GUIDES = REPO / "docs" / "examples" / "guides"
+SITE = REPO / "target" / "docs"
+T = "2024-05-01T12:00:00Z"
+POST = ["hello-world", "en"]
+
+# What runs each file a page may include, besides this script's own examples.
+RUN_ELSEWHERE = {
+    "docs/examples/hello/": "docs/scripts/test_examples.py",
+    "examples/python/pipeline.py": "just test-examples (examples/python/test_pipeline.py)",
+    "examples/go/pipeline.go": "just test-examples (examples/go/pipeline_test.go)",
+    "examples/node/pipeline.mjs": "just test-examples (examples/node/test/)",
+    "bindings/python/README.md": "bindings/python/tests/test_readme.py (its doctests)",
+    "bindings/python/examples/": "bindings/python/tests (the example files)",
+}
+
+
+NOT_CODE = "spec/samekey.md"  # the reference pages include the specification's text
+
+
+def ulid(scheme: str, fields: list[str], namespace: str = "posts", t: str = T) -> str:
+    return ref.derive_ulid(scheme, ref.parse_timestamp(t), namespace, fields, None)["ulid"]
+
+
+def json_hash(text: str) -> str:
+    return ref.content_json("v1", text)["hash"]
+
+
+def verdict(accepted: list[str], stored: str, fields: list[str], t: str, namespace: str) -> str:
+    try:
+        return f"same identity ({ref.verify(accepted, stored, ref.parse_timestamp(t), namespace, fields, None)})"
+    except ref.SamekeyError as e:
+        return f"refused ({e.code})"
+
+
+def guards() -> list[str]:
+    stored = {"slug": "hello-world", "lang": "en", "publishedAt": T, "body": "Hello!"}
+    stored_hash = json_hash(json.dumps(stored))
+    again = dict(reversed(list(stored.items())))
+    edited = {**stored, "body": "Hello, world!"}
+    moved = {**stored, "publishedAt": "2024-05-02T12:00:00Z"}
+    stored_id = ulid("v1", POST)
+    return [f"stored: {stored_id} {stored_hash}"] + [
+        f"{name}: {'write' if ref.needs_write(stored_hash, json_hash(json.dumps(post))) else 'skip'}"
+        for name, post in (("again", again), ("edited", edited))
+    ] + [f"{name}: {verdict(['v1'], stored_id, [post['slug'], post['lang']], post['publishedAt'], 'posts')}"
+         for name, post in (("edited", edited), ("moved", moved))]
+
+
+def migrate_v0() -> list[str]:
+    old = ulid("v0", POST, namespace="")
+    ring = ["v1", "v0"]
+    return [f"old recipe: {old}", f"samekey v0: {old}", f"new id: {ulid('v1', POST, namespace='')}"] + [
+        f"look up: {c['scheme']} {c['ulid']}" for c in ref.candidates(ring, ref.parse_timestamp(T), "", POST, None)
+    ] + [f"stored id is: {ref.verify(ring, old, ref.parse_timestamp(T), '', POST, None)}"]
+
+
+def migrate_ulid_creator() -> list[str]:
+    # ulid-creator's getHashUlid(t, "hello-world:en") is a third party's output: the
+    # program prints it, and the reference's v0 must equal it.
+    old = ulid("v0", POST, namespace="")
+    return [f"ulid-creator: {old}", f"new id: {ulid('v1', POST, namespace='')}", "stored id is: v0"]
+
+
+def generated_column() -> list[str]:
+    post_id = ulid("v1", POST)
+    first, edited = json_hash('{"title": "Hello"}'), json_hash('{"title": "Hello, world"}')
+    return [f"{post_id}|{first}", f"{post_id}|{edited}", "1", post_id]
+
+
+def registry() -> list[str]:
+    data = '{"rows": 3}'
+    key = ref.revision("v1", None, json_hash(data), None)["key"]
+    return ["401 unauthorized", f"201 {key}", f"200 {key}", "403 forbidden",
+            'samekey_registry_registrations_total{outcome="created"} 1',
+            'samekey_registry_registrations_total{outcome="found"} 1',
+            f"restored: {ref.canonical(ref.parse_json(data))}"]
+
+
+# name shown on the page -> (the reference's output, {language: file})
+EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
+    "guards": (guards, {"python": "guards.py", "node": "guards.mjs"}),
+    "migrate-v0": (migrate_v0, {"python": "migrate_v0.py"}),
+    "migrate-ulid-creator": (migrate_ulid_creator, {"java": "MigrateFromUlidCreator.java"}),
+    "generated-column": (generated_column, {"sql": "generated-column.sql"}),
+    "registry": (registry, {"cli": "registry.sh"}),
+}
+
+
+def run(lang: str, file: str) -> str:
+    source = {file: ((GUIDES / file).read_text(), {})}
+    if lang == "python":
+        return runners.python(source)[file]
+    if lang == "node":
+        return runners.node(source, "samekey")[file]
+    if lang == "java":
+        return runners.jvm({}, {pathlib.Path(file).stem: source[file]})[1][pathlib.Path(file).stem]
+    if lang == "sql":
+        return runners.sql(source)[file]
+    if lang == "cli":
+        return runners.cli(source)[file]
+    raise ValueError(lang)
+
+
+def shown_on_pages() -> dict[str, list[str]]:
+    """The output each built guide shows, by example name."""
+    runners.need(SITE / "index.html", "docs")
+    shown: dict[str, list[str]] = {}
+    for page in sorted((SITE / "guides").glob("*.html")):
+        for name, body in re.findall(r'<pre[^>]*data-samekey-example="([\w-]+)"[^>]*><code>(.*?)</code></pre>',
+                                     page.read_text(), re.S):
+            if name in shown:
+                raise RuntimeError(f"{page.name}: the output of {name} is shown twice")
+            shown[name] = html.unescape(body).strip().splitlines()
+    return shown
+
+
+def unexecuted_code() -> list[str]:
+    """Code on docs/src's pages that nothing runs: a code block that is not made of
+    `{{#include}}`s, or an include of a file no test executes."""
+    ours = {f"docs/examples/guides/{f}" for _, files in EXAMPLES.values() for f in files.values()}
+    faults = []
+    for md in sorted((REPO / "docs" / "src").rglob("*.md")):
+        text = md.read_text()
+        where = md.relative_to(REPO)
+        for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M):
+            if any(line.strip() and not re.fullmatch(r"\{\{#include [^}]+\}\}", line.strip()) for line in block.splitlines()):
+                faults.append(f"{where}: a code block that is not an {{{{#include}}}}: {block[:60]!r}")
+        for include in re.findall(r"\{\{#include ([^}:]+)(?::[\w-]+)?\}\}", text):
+            path = (md.parent / include).resolve().relative_to(REPO).as_posix()
+            if path not in ours and path != NOT_CODE and not any(path.startswith(p) for p in RUN_ELSEWHERE):
+                faults.append(f"{where}: includes {path}, which no test runs")
+    return faults
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(EXAMPLES)
+    unknown = [n for n in names if n not in EXAMPLES]
+    if unknown:
+        print(f"test_guides: unknown example {unknown}; known: {', '.join(EXAMPLES)}")
+        return 2
+    failures = unexecuted_code()
+    for fault in failures:
+        print(f"test_guides: {fault}")
+    shown = shown_on_pages()
+    if set(shown) != set(EXAMPLES):
+        failures.append("pages")
+        print(f"test_guides: the pages show outputs {sorted(shown)}, the examples are {sorted(EXAMPLES)}")
+    runs = 0
+    for name in names:
+        expected, files = EXAMPLES[name]
+        want = expected()
+        if shown.get(name) != want:
+            failures.append(name)
+            print(f"test_guides: {name}: the page shows {shown.get(name)}, the reference gives {want}")
+        for lang, file in files.items():
+            try:
+                got = run(lang, file).strip().splitlines()
+            except (runners.Missing, RuntimeError) as e:
+                failures.append(name)
+                print(f"test_guides: {name} ({lang}): {e}")
+                continue
+            runs += 1
+            if got == want:
+                print(f"test_guides: {name} ({lang}): {len(got)} lines as the page and the reference say")
+            else:
+                failures.append(name)
+                print(f"test_guides: {name} ({lang}): FAILED: printed {got}, the reference gives {want}")
+    print(f"test_guides: {runs} programs run" + (f"; {len(failures)} failure(s)" if failures else ", all as shown"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Checks the built site (target/docs) as a reader follows it: every link and resource of
+the site's own pages that stays on the site points at a file that is there (and, for
+`page.html#id`, at an id on that page), and each language's API reference was built and
+documents that language's name for deriving an id.
+
+    docs/scripts/test_links.py
+"""
+from __future__ import annotations
+
+import html
+import pathlib
+import re
+import sys
+import urllib.parse
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SITE = REPO / "target" / "docs"
+SITE_URL = "/samekey/"  # book.toml's site-url: where the site is served, for absolute links
+
+# Each API reference's entry page and the name it must document.
+API = {
+    "rust": ("api/rust/samekey/index.html", "derive_ulid"),
+    "python": ("api/python/samekey.html", "derive_ulid"),
+    "typescript": ("api/typescript/index.html", "deriveUlid"),
+    "go": ("api/go/index.html", "DeriveULID"),
+    "kotlin": ("api/kotlin/index.html", "samekey"),
+}
+
+
+def ids(page: pathlib.Path) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', page.read_text(errors="replace")))
+
+
+def main() -> int:
+    if not (SITE / "index.html").exists():
+        print("test_links: target/docs is missing: run `just docs` first")
+        return 1
+    faults, links = [], 0
+    pages = [p for p in SITE.rglob("*.html") if "api" not in p.relative_to(SITE).parts[:1]]
+    anchors: dict[pathlib.Path, set[str]] = {}
+    for page in pages:
+        for ref in re.findall(r'(?:href|src)="([^"]+)"', page.read_text()):
+            url = urllib.parse.urlsplit(html.unescape(ref))
+            if url.scheme or url.netloc or ref.startswith(("#", "mailto:", "javascript:")):
+                continue
+            path = urllib.parse.unquote(url.path)
+            if path.startswith("/"):
+                if not path.startswith(SITE_URL):
+                    faults.append(f"{page.relative_to(SITE)}: {ref} is outside the site's {SITE_URL}")
+                    continue
+                target = (SITE / path[len(SITE_URL):]).resolve()
+            else:
+                target = (page.parent / path).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            links += 1
+            where = page.relative_to(SITE)
+            if not target.is_file():
+                faults.append(f"{where}: {ref} is not on the site")
+            elif url.fragment and target.suffix == ".html" and "api" not in target.relative_to(SITE).parts[:1]:
+                if url.fragment not in anchors.setdefault(target, ids(target)):
+                    faults.append(f"{where}: {ref}: no id {url.fragment!r} on {target.relative_to(SITE)}")
+    for lang, (entry, name) in API.items():
+        page = SITE / entry
+        if not page.is_file():
+            faults.append(f"the {lang} API reference has no {entry}: run `just site::api`")
+        elif name not in page.read_text(errors="replace"):
+            faults.append(f"{entry} does not mention {name}")
+    for fault in faults:
+        print(f"test_links: {fault}")
+    print(f"test_links: {links} links of {len(pages)} pages, {len(API)} API references"
+          + (f"; {len(faults)} fault(s)" if faults else ", all there"))
+    return 1 if faults else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
