@@ -241,13 +241,18 @@ try {
 
   // Accessibility: axe-core, no serious or critical violation on either page.
   const axe = path.join(repo, 'docs/node_modules/axe-core/axe.min.js');
-  for (const [name, p] of [['home', home], ['playground', page]]) {
+  // The guides and reference pages too (the spec's is the longest page of the site).
+  const others = ['guides', 'reference'].flatMap((dir) => fs.readdirSync(path.join(site, dir))
+    .filter((f) => f.endsWith('.html')).map((f) => `${dir}/${f}`));
+  const pages = [['home', home], ['playground', page]];
+  for (const other of others) pages.push([other, await open(other, `/${other}`)]);
+  for (const [name, p] of pages) {
     await p.addScriptTag({ path: axe });
     const { violations } = await p.evaluate(() => window.axe.run());
     const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact));
     assert.deepEqual(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), [], name);
   }
-  check('axe-core: no serious or critical violations on the home page and the playground');
+  check(`axe-core: no serious or critical violations on the home page, the playground and ${others.length} guide and reference pages`);
 
   // The calls the page generates for inputs that test each language's quoting, times and
   // secrets, written for test_playground_calls.py, which runs them in their languages.

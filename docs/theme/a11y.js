@@ -12,3 +12,24 @@
     toggle.click();
   });
 })();
+
+// A code block or table wider than the page scrolls sideways, which a keyboard user can
+// only do once it can take focus (WCAG 2.1.1; axe: scrollable-region-focusable). Each one
+// that overflows gets a tab stop and a name; the arrow keys then scroll it.
+(function () {
+  function mark() {
+    document.querySelectorAll('pre > code, .table-wrapper').forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth) {
+        box.tabIndex = 0;
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', (box.tagName === 'CODE' ? 'code' : 'table') + ', scrolls sideways');
+      } else if (box.getAttribute('role') === 'region') {
+        box.removeAttribute('tabindex');
+        box.removeAttribute('role');
+        box.removeAttribute('aria-label');
+      }
+    });
+  }
+  mark();
+  window.addEventListener('resize', mark);
+})();

@@ -67,8 +67,8 @@ fn page(
          in Go, `SamekeyException.code` on the JVM (`getCode()` from Java), `Error::code()` in Rust, a SQLSTATE and \
          the code in the message in PostgreSQL, the `code` of the registry's RFC 9457 \
          problem details. The codes never change once released; messages are for people \
-         and may.\n\n\
-         | code | meaning ([spec §11](spec.md#11-error-codes)) | what to do |\n|---|---|---|\n",
+         and may. Each meaning is the [specification's (§11)](spec.md#11-error-codes).\n\n\
+         | code | meaning | what to do |\n|---|---|---|\n",
     );
     for code in codes {
         let meaning = meanings.iter().find(|(c, _)| c == code).map(|(_, m)| m);

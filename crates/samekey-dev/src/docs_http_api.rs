@@ -93,7 +93,7 @@ fn operation(
         .ok_or_else(|| format!("{OPENAPI}: {method} {path} has no operationId"))?;
     let summary = op.get("summary").and_then(Value::as_str).unwrap_or("");
     out.push_str(&format!(
-        "## <a id=\"{id}\"></a>`{} {path}`\n\n{summary}.",
+        "## `{} {path}` {{#{id}}}\n\n{summary}.",
         method.to_uppercase()
     ));
     let open = op
@@ -203,7 +203,7 @@ fn page(doc: &Value) -> Result<String, String> {
         str_at(doc, "/openapi")?,
         str_at(doc, "/info/version")?,
     );
-    out.push_str("## <a id=\"authentication\"></a>Authentication\n\n");
+    out.push_str("## Authentication {#authentication}\n\n");
     for (name, scheme) in doc
         .pointer("/components/securitySchemes")
         .and_then(Value::as_object)
@@ -241,7 +241,7 @@ fn page(doc: &Value) -> Result<String, String> {
         .flatten()
     {
         out.push_str(&format!(
-            "## <a id=\"schema-{}\"></a>{name}\n\n",
+            "## {name} {{#schema-{}}}\n\n",
             name.to_lowercase()
         ));
         if let Some(d) = schema.get("description").and_then(Value::as_str) {
