@@ -9,12 +9,14 @@ public class MigrateFromUlidCreator {
     public static void main(String[] args) {
         Instant published = Instant.parse("2024-05-01T12:00:00Z");
         // What the application stored so far: ulid-creator's hash ULID of "slug:lang".
-        String stored = UlidCreator.getHashUlid(published.toEpochMilli(), "hello-world:en").toString();
+        String stored = UlidCreator.getHashUlid(published.toEpochMilli(), "hello-world:en")
+                .toString();
         System.out.println("ulid-creator: " + stored);
 
         // samekey derives v1 ids from now on and recognises ulid-creator's as v0.
         KeyRing ring = new KeyRing(Scheme.V1, List.of(Scheme.V0));
         System.out.println("new id: " + ring.deriveUlid(published, "hello-world", "en"));
-        System.out.println("stored id is: " + ring.verify(Ulid.parse(stored), published, "hello-world", "en"));
+        Scheme matched = ring.verify(Ulid.parse(stored), published, "hello-world", "en");
+        System.out.println("stored id is: " + matched);
     }
 }

@@ -1,6 +1,6 @@
 CREATE EXTENSION IF NOT EXISTS samekey;
 
--- The id and the content hash are columns the database computes: no writer can get them wrong.
+-- The id and the content hash are columns the database computes: no writer gets them wrong.
 CREATE TEMP TABLE posts (
     slug         text NOT NULL,
     lang         text NOT NULL,
@@ -11,7 +11,7 @@ CREATE TEMP TABLE posts (
     body_hash    text GENERATED ALWAYS AS (samekey_content_hash_json('v1', body)) STORED
 );
 
--- Written, retried after a lost acknowledgement (no row returned: nothing changed), edited.
+-- Written, retried after a lost acknowledgement (no row: nothing changed), edited.
 PREPARE upsert(text, text, timestamptz, json) AS
     INSERT INTO posts (slug, lang, published_at, body) VALUES ($1, $2, $3, $4)
     ON CONFLICT (id) DO UPDATE SET body = excluded.body

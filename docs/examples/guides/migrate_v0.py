@@ -7,9 +7,10 @@ CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
 def old_id(slug: str, lang: str, published: datetime) -> str:
-    """The recipe being replaced: the time, then 10 bytes of sha256(slug + ":" + lang)."""
+    """The recipe being replaced: the time, then sha256(slug + ":" + lang)[:10]."""
     ms = int(published.timestamp() * 1000)
-    raw = ms.to_bytes(6, "big") + hashlib.sha256(f"{slug}:{lang}".encode()).digest()[:10]
+    digest = hashlib.sha256(f"{slug}:{lang}".encode()).digest()
+    raw = ms.to_bytes(6, "big") + digest[:10]
     n = int.from_bytes(raw, "big")
     return "".join(CROCKFORD[(n >> shift) & 31] for shift in range(125, -1, -5))
 
@@ -17,7 +18,8 @@ def old_id(slug: str, lang: str, published: datetime) -> str:
 published = datetime(2024, 5, 1, 12, tzinfo=timezone.utc)
 stored = old_id("hello-world", "en", published)  # an id already in the database
 print("old recipe:", stored)
-print("samekey v0:", samekey.derive_ulid(["hello-world", "en"], time=published, scheme="v0"))
+v0 = samekey.derive_ulid(["hello-world", "en"], time=published, scheme="v0")
+print("samekey v0:", v0)
 
 # Derive new ids under v1; recognise the old ones while they remain.
 ring = samekey.KeyRing("v1", ["v0"])
