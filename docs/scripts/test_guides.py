@@ -34,6 +34,7 @@ POST = ["hello-world", "en"]
 
 # What runs each file a page may include, besides this script's own examples.
 RUN_ELSEWHERE = {
+    "docs/examples/hello/Hello.swift": "bindings/swift/scripts/test.sh (in just swift::test)",
     "docs/examples/hello/": "docs/scripts/test_examples.py",
     "examples/python/pipeline.py": "just test-examples (examples/python/test_pipeline.py)",
     "examples/go/pipeline.go": "just test-examples (examples/go/pipeline_test.go)",

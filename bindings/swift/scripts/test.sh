@@ -57,5 +57,19 @@ git -C "$work/samekey" -c user.name=test -c user.email=test@samekey.invalid comm
 git -C "$work/samekey" tag "$version"
 sed -e "s|@URL@|file://$work/samekey|" -e "s|@VERSION@|$version|" bindings/swift/scripts/consumer/Package.swift.txt > "$work/app/Package.swift"
 cp bindings/swift/scripts/consumer/main.swift.txt "$work/app/Sources/App/main.swift"
-in_swift "$work/app" swift run --cache-path "$work/cache" -c release App 2>&1 | grep -vE "^(\[|Building|Compiling|Fetching|Cloning|Computing|Creating|Working|Build complete|Planning|Write)" | tail -n 5
+# The documentation's Swift programs, as a user's package builds them: the site's hello
+# example must print the reference's id, the README's usage block what the README shows.
+mkdir -p "$work/app/Sources/Hello" "$work/app/Sources/Readme"
+cp docs/examples/hello/Hello.swift "$work/app/Sources/Hello/main.swift"
+python3 bindings/swift/scripts/docs_examples.py readme-code > "$work/app/Sources/Readme/main.swift"
+in_swift "$work/app" swift build --cache-path "$work/cache" -c release > "$work/build.log" 2>&1 ||
+  { tail -n 40 "$work/build.log" >&2; exit 1; }
+in_swift "$work/app" swift run --skip-build -c release App 2>&1 | tail -n 5
 test "${PIPESTATUS[0]}" -eq 0
+hello=$(in_swift "$work/app" swift run --skip-build -c release Hello)
+[ "$hello" = "$(python3 bindings/swift/scripts/docs_examples.py hello-id)" ] ||
+  { echo "swift::test: the site's Swift hello example printed $hello, not the reference's id" >&2; exit 1; }
+in_swift "$work/app" swift run --skip-build -c release Readme > "$work/readme.out"
+diff -u <(python3 bindings/swift/scripts/docs_examples.py readme-output) "$work/readme.out" ||
+  { echo "swift::test: the README's usage block printed the +lines, the README shows the -lines" >&2; exit 1; }
+echo "swift::test: the site's hello example prints $hello; the README's usage block prints what the README shows"
