@@ -152,3 +152,23 @@ def cli(sources: Sources) -> dict[str, str]:
     return {name: run(["bash", "-euo", "pipefail", "-c", code],
                       env={**env, "PATH": f"{binary.parent}:{os.environ['PATH']}"})
             for name, (code, env) in sources.items()}
+
+
+def run_all(language: str, sources: Sources) -> dict[str, str]:
+    """Runs the sources of one language at once (the compiled ones build once): python,
+    node, wasm (samekey-wasm in Node), go, sh (bash with the CLI on PATH), sql, kotlin,
+    java. Kotlin names each file's class after its key (NAMEKt)."""
+    if language == "python":
+        return python(sources)
+    if language in ("node", "wasm"):
+        return node(sources, "samekey" if language == "node" else "samekey-wasm")
+    if language == "go":
+        return go(sources)
+    if language == "sh":
+        return cli(sources)
+    if language == "sql":
+        return sql(sources)
+    if language in ("kotlin", "java"):
+        kotlin, java = jvm(sources if language == "kotlin" else {}, sources if language == "java" else {})
+        return kotlin if language == "kotlin" else java
+    raise Missing(f"no runner for {language!r} (python, node, wasm, go, sh, sql, kotlin, java)")

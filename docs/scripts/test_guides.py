@@ -112,23 +112,13 @@ EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "migrate-v0": (migrate_v0, {"python": "migrate_v0.py"}),
     "migrate-ulid-creator": (migrate_ulid_creator, {"java": "MigrateFromUlidCreator.java"}),
     "generated-column": (generated_column, {"sql": "generated-column.sql"}),
-    "registry": (registry, {"cli": "registry.sh"}),
+    "registry": (registry, {"sh": "registry.sh"}),
 }
 
 
 def run(lang: str, file: str) -> str:
-    source = {file: ((GUIDES / file).read_text(), {})}
-    if lang == "python":
-        return runners.python(source)[file]
-    if lang == "node":
-        return runners.node(source, "samekey")[file]
-    if lang == "java":
-        return runners.jvm({}, {pathlib.Path(file).stem: source[file]})[1][pathlib.Path(file).stem]
-    if lang == "sql":
-        return runners.sql(source)[file]
-    if lang == "cli":
-        return runners.cli(source)[file]
-    raise ValueError(lang)
+    name = pathlib.Path(file).stem
+    return runners.run_all(lang, {name: ((GUIDES / file).read_text(), {})})[name]
 
 
 def shown_on_pages() -> dict[str, list[str]]:

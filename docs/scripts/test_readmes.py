@@ -45,23 +45,6 @@ def blocks(readme: pathlib.Path) -> list[tuple[int, str, str, list[tuple[str, st
     return out
 
 
-def run_all(language: str, codes: dict[str, str]) -> dict[str, str]:
-    """Runs every block of one language in one go (the compiled ones build once)."""
-    sources = {name: (code, {}) for name, code in codes.items()}
-    if language == "python":
-        return runners.python(sources)
-    if language in ("node", "wasm"):
-        return runners.node(sources, "samekey" if language == "node" else "samekey-wasm")
-    if language == "go":
-        return runners.go(sources)
-    if language == "sh":
-        return runners.cli(sources)
-    if language in ("kotlin", "java"):
-        kotlin, java = runners.jvm(sources if language == "kotlin" else {}, sources if language == "java" else {})
-        return kotlin if language == "kotlin" else java
-    raise runners.Missing(f"no runner for {language!r} (python, node, wasm, go, sh, kotlin, java)")
-
-
 def main(argv: list[str]) -> int:
     readmes = [REPO / a for a in argv] or [
         REPO / p for p in subprocess.run(["git", "ls-files", "*README.md"], cwd=REPO, check=True,
@@ -92,7 +75,7 @@ def main(argv: list[str]) -> int:
                 to_run.setdefault(value, {})[f"Readme{sum(map(len, to_run.values()))}"] = (where, code, output)
     for language, programs in to_run.items():
         try:
-            printed = run_all(language, {name: code for name, (_, code, _) in programs.items()})
+            printed = runners.run_all(language, {name: (code, {}) for name, (_, code, _) in programs.items()})
         except (runners.Missing, RuntimeError) as e:
             faults.append(f"{language} blocks ({', '.join(w for w, _, _ in programs.values())}): {e}")
             continue
