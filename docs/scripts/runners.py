@@ -30,6 +30,16 @@ class Missing(Exception):
     """A prerequisite the recipes make is not there."""
 
 
+def pick(script: str, argv: list[str], known) -> list[str] | None:
+    """The names argv asks for (every known one when it names none), or None after saying
+    which it does not know."""
+    unknown = [a for a in argv if a not in known]
+    if unknown:
+        print(f"{script}: unknown {unknown}; known: {', '.join(known)}")
+        return None
+    return argv or list(known)
+
+
 def need(path: pathlib.Path, recipe: str) -> pathlib.Path:
     if not path.exists():
         raise Missing(f"{path.relative_to(REPO)} is missing: run `just {recipe}` first")

@@ -70,10 +70,8 @@ def shown_on_home_page() -> set[str]:
 
 
 def main(argv: list[str]) -> int:
-    langs = argv or list(HELLO_RUNNERS)
-    unknown = [lang for lang in langs if lang not in HELLO_RUNNERS]
-    if unknown:
-        print(f"test_examples: unknown language {unknown}; known: {', '.join(HELLO_RUNNERS)}")
+    langs = runners.pick("test_examples", argv, HELLO_RUNNERS)
+    if langs is None:
         return 2
     want = expected_hello()
     failures = passed = 0

@@ -153,10 +153,8 @@ def unexecuted_code() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(EXAMPLES)
-    unknown = [n for n in names if n not in EXAMPLES]
-    if unknown:
-        print(f"test_guides: unknown example {unknown}; known: {', '.join(EXAMPLES)}")
+    names = runners.pick("test_guides", argv, EXAMPLES)
+    if names is None:
         return 2
     failures = unexecuted_code()
     for fault in failures:

@@ -255,14 +255,9 @@ try {
   check(`axe-core: no serious or critical violations on the home page, the playground and ${others.length} guide and reference pages`);
 
   // The calls the page generates for inputs that test each language's quoting, times and
-  // secrets, written for test_playground_calls.py, which runs them in their languages.
-  const CASES = [
-    { fields: ['hello-world', 'en'], time: '2024-05-01T12:00:00Z', namespace: 'posts', scheme: 'v1', secret: '' },
-    { fields: ['say "hi" \\ $HOME ${x} \\n', "it's"], time: '1714564800123', namespace: '', scheme: 'v2', secret: '' },
-    { fields: ['café', '日本語', '😀'], time: '2024-05-01T14:00:00.5+02:00', namespace: 'ns:ü', scheme: 'v1', secret: 'correct horse' },
-    { fields: ['-flag', 'en'], time: '2024-05-01T12:00:00Z', namespace: '', scheme: 'v0', secret: '' },
-    { fields: ['line1\nline2\tx', ''], time: '0', namespace: 'a b', scheme: 'v2', secret: "s3cr3t$ '\"" },
-  ];
+  // secrets (playground_cases.json, shared with Swift's test), written for
+  // test_playground_calls.py, which runs them in their languages.
+  const CASES = JSON.parse(fs.readFileSync(path.join(here, 'playground_cases.json'), 'utf8'));
   const generated = await page.evaluate((cases) => cases.map((c) => {
     const r = window.samekeyPlayground.derive(c);
     return { inputs: c, id: r.id, error: r.error, calls: Object.fromEntries(r.calls ?? []) };

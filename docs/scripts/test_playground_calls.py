@@ -8,8 +8,10 @@ built page; a keyed case's secret is given to each program the way its call read
 
     docs/scripts/test_playground_calls.py [LANGUAGE...]   (default: every language run here)
 
-Swift's calls are generated but not run here: the Swift toolchain lives in the
-debootstrapped root of `just swift::test`.
+Swift's calls are run by `just swift::test`, whose toolchain lives in a debootstrapped
+root: it generates them with the page's calls.js for the same cases
+(playground_cases.json, through playground_calls.mjs) and checks each against the
+reference.
 """
 from __future__ import annotations
 
@@ -84,10 +86,8 @@ RUNNERS = {
 
 
 def main(argv: list[str]) -> int:
-    langs = argv or list(RUNNERS)
-    unknown = [lang for lang in langs if lang not in RUNNERS]
-    if unknown:
-        print(f"test_playground_calls: unknown language {unknown}; known: {', '.join(RUNNERS)}")
+    langs = runners.pick("test_playground_calls", argv, RUNNERS)
+    if langs is None:
         return 2
     generated = json.loads(runners.need(CALLS, "test-docs").read_text())
     cases = {f"Case{i + 1}": case for i, case in enumerate(generated)}

@@ -11,7 +11,8 @@ it (invisible where the README is rendered), one of:
     <!-- not run: REASON -->      shown, not run, and why (an install from a registry
                                   this machine cannot reach, a recipe list, ...)
 
-A block without one fails, as does a `tested:` path that does not exist. It prints how
+A block without one fails, as does a `tested:` path that does not exist or never names a
+README (a test that runs a README's code reads it from there). It prints how
 many blocks run, are tested elsewhere, and are not run.
 
     docs/scripts/test_readmes.py [README...]     (default: every tracked README.md)
@@ -66,6 +67,9 @@ def main(argv: list[str]) -> int:
             counts[kind] += 1
             if kind == "tested" and not (REPO / value).is_file():
                 faults.append(f"{where}: tested by {value!r}, which is not a file of the repository")
+            elif kind == "tested" and "README" not in (REPO / value).read_text():
+                # A test that runs a README's code reads it from the README.
+                faults.append(f"{where}: tested by {value!r}, which never names a README")
             elif kind == "not run" and not value:
                 faults.append(f"{where}: <!-- not run: --> needs a reason")
             elif kind == "run":

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The README's "samekey on a Spark cluster" recipe, run as written on a standalone cluster
 # on this machine: a master and two workers, each its own process on 127.0.0.1 (pyspark's
-# spark-class), started here and stopped on exit. The packed environment is made the
-# README's way (python -m venv env; pip install samekey pyarrow pandas venv-pack;
-# venv-pack -p env -o env.tar.gz), with samekey from the wheel this checkout built in
-# place of PyPI and the engines' pinned pyarrow and pandas; then spark-submit with the
-# README's --archives and two settings runs spark_cluster_job.py, whose executors must
-# import samekey from that archive and derive what the driver derives.
+# spark-class, scripts/spark-cluster.sh), started here and stopped on exit. The packed
+# environment is made the README's way (python -m venv env; pip install samekey pyarrow
+# pandas venv-pack; venv-pack -p env -o env.tar.gz), with samekey from the wheel this
+# checkout built in place of PyPI and the engines' pinned pyarrow and pandas; then
+# spark-submit with the README's --archives and two settings runs spark_cluster_job.py,
+# whose executors must import samekey from that archive and derive what the driver derives.
 #
 #   scripts/test-spark-cluster.sh [ROWS]      (after just python::setup-engines)
 set -euo pipefail
@@ -19,29 +19,9 @@ test -x "$driver" || { echo "spark-cluster: no .venv-engines: run just python::s
 pin() { grep -m1 "^$1==" "$here/tests/engines/requirements.txt"; }
 venv_pack=venv-pack==0.2.0
 
-export SPARK_HOME SPARK_LOCAL_IP=127.0.0.1
 SPARK_HOME=$("$driver" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')
-work=$(mktemp -d)
-pids=()
-stop() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap stop EXIT
-port() { "$repo/scripts/free-port.sh"; }
-export SPARK_LOG_DIR=$work/logs SPARK_WORKER_DIR=$work/work
-
-master_port=$(port)
-"$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.master.Master --host 127.0.0.1 \
-  --port "$master_port" --webui-port "$(port)" > "$work/master.log" 2>&1 &
-pids+=($!)
-master=spark://127.0.0.1:$master_port
-for n in 1 2; do
-  "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.worker.Worker "$master" --host 127.0.0.1 \
-    --cores 1 --memory 1g --webui-port "$(port)" --work-dir "$work/worker$n" > "$work/worker$n.log" 2>&1 &
-  pids+=($!)
-done
+. "$repo/scripts/spark-cluster.sh"
+spark_cluster_start
 
 # The README's recipe, in a directory of the user's.
 cd "$work"
@@ -57,6 +37,6 @@ if ! "$SPARK_HOME/bin/spark-submit" --master "$master" --deploy-mode client \
     --conf spark.pyspark.driver.python="$driver" \
     job.py "$rows" 2> "$work/driver.log"; then
   echo "spark-cluster: failed; the driver's, master's and workers' logs:" >&2
-  tail -n 30 "$work/driver.log" "$work"/*.log "$work"/worker*/*/*/stderr 2>/dev/null >&2 || true
+  tail -n 30 "$work/driver.log" >&2; spark_cluster_logs 30
   exit 1
 fi

@@ -55,13 +55,17 @@ git ls-files -z Package.swift bindings/swift LICENSE-MIT LICENSE-APACHE | xargs 
 git -C "$work/samekey" init -q && git -C "$work/samekey" add -A
 git -C "$work/samekey" -c user.name=test -c user.email=test@samekey.invalid commit -q -m "samekey $version"
 git -C "$work/samekey" tag "$version"
-sed -e "s|@URL@|file://$work/samekey|" -e "s|@VERSION@|$version|" bindings/swift/scripts/consumer/Package.swift.txt > "$work/app/Package.swift"
 cp bindings/swift/scripts/consumer/main.swift.txt "$work/app/Sources/App/main.swift"
 # The documentation's Swift programs, as a user's package builds them: the site's hello
-# example must print the reference's id, the README's usage block what the README shows.
+# example must print the reference's id, the README's usage block what the README shows,
+# and each call the playground generates (Sources/CallN) the reference's id for its case.
 mkdir -p "$work/app/Sources/Hello" "$work/app/Sources/Readme"
 cp docs/examples/hello/Hello.swift "$work/app/Sources/Hello/main.swift"
 python3 bindings/swift/scripts/docs_examples.py readme-code > "$work/app/Sources/Readme/main.swift"
+python3 bindings/swift/scripts/docs_examples.py playground-calls "$work/app/Sources" > "$work/calls.tsv"
+call_list=$(cut -f1 "$work/calls.tsv" | sed 's/.*/"&"/' | paste -sd, | sed 's/,/, /g')
+sed -e "s|@URL@|file://$work/samekey|" -e "s|@VERSION@|$version|" -e "s|@CALL_LIST@|$call_list|" \
+  bindings/swift/scripts/consumer/Package.swift.txt > "$work/app/Package.swift"
 in_swift "$work/app" swift build --cache-path "$work/cache" -c release > "$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log" >&2; exit 1; }
 in_swift "$work/app" swift run --skip-build -c release App 2>&1 | tail -n 5
@@ -72,4 +76,12 @@ hello=$(in_swift "$work/app" swift run --skip-build -c release Hello)
 in_swift "$work/app" swift run --skip-build -c release Readme > "$work/readme.out"
 diff -u <(python3 bindings/swift/scripts/docs_examples.py readme-output) "$work/readme.out" ||
   { echo "swift::test: the README's usage block printed the +lines, the README shows the -lines" >&2; exit 1; }
-echo "swift::test: the site's hello example prints $hello; the README's usage block prints what the README shows"
+calls=0
+while IFS=$'\t' read -r name want secret; do
+  got=$(in_swift "$work/app" env SAMEKEY_SECRET="$secret" swift run --skip-build -c release "$name" < /dev/null)
+  [ "$got" = "$want" ] || { echo "swift::test: the playground's Swift call $name printed $got, the reference derives $want:" >&2
+                            cat "$work/app/Sources/$name/main.swift" >&2; exit 1; }
+  calls=$((calls + 1))
+done < "$work/calls.tsv"
+echo "swift::test: the site's hello example prints $hello; the README's usage block prints what the README shows;" \
+  "the playground's Swift calls of $calls cases print the reference's ids"

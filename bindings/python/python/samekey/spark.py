@@ -18,8 +18,8 @@ with ``to_timestamp`` and an explicit offset or zone, since parsing text without
 uses the session time zone. A ``BIGINT`` column is milliseconds since the epoch.
 
 Executors need samekey installed in the Python that runs their workers (see the
-package README: ``spark.archives`` with a packed environment, ``--py-files`` with the
-wheel, or a cluster library). A secret given here travels to the executors in the
+package README: ``spark.archives`` with a packed environment, or a cluster library; not
+``--py-files``, since Python cannot import the native module from a zip or wheel). A secret given here travels to the executors in the
 task's closure, like any value a UDF captures.
 """
 

@@ -6,14 +6,22 @@ samekey and pyspark installed; SAMEKEY_SPARK_JARS names the JARs."""
 from __future__ import annotations
 
 import os
+import pathlib
 import sys
+from datetime import datetime, timezone
 from typing import Iterator
 
 import pytest
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
+import samekey
 import samekey.spark as sks
+
+REPO = pathlib.Path(__file__).resolve().parents[6]
+README = REPO / "bindings" / "kotlin" / "README.md"
+sys.path.insert(0, str(REPO / "docs" / "scripts"))
+import test_readmes  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +67,32 @@ def test_content_hashes_agree(spark: SparkSession) -> None:
     )
     assert both.where("jvm != python OR jvm2 != python2").count() == 0
     assert both.first()["jvm"].startswith("sha256:")
+
+
+def readme_blocks(language: str) -> list[str]:
+    """The README's blocks of `language` that say this file runs them."""
+    mark = ("tested", str(pathlib.Path(__file__).resolve().relative_to(REPO)))
+    return [code for _, lang, code, marks in test_readmes.blocks(README) if lang == language and mark in marks]
+
+
+def test_the_readmes_query_and_pyspark_line_run_as_written(spark: SparkSession) -> None:
+    # The README's `posts` table: a TIMESTAMP, the identity's text fields and a body.
+    rows = [
+        (datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc), "hello-world", "en", "Hello, world."),
+        (datetime(2024, 5, 1, 12, 0, 0, 999_000, tzinfo=timezone.utc), "grüße", "de", "Grüße ☃"),
+        (datetime(1970, 1, 1, tzinfo=timezone.utc), "", "x", ""),
+    ]
+    posts = spark.createDataFrame(rows, "published_at TIMESTAMP, slug STRING, lang STRING, body STRING")
+    posts.createOrReplaceTempView("posts")
+    # What Python's samekey (checked against every vector in its own tests) gives them.
+    want = {(r[1], r[2]): str(samekey.derive_ulid([r[1], r[2]], time=r[0], namespace="posts")) for r in rows}
+    hashes = {samekey.content_hash(r[3].encode()) for r in rows}
+
+    [query] = readme_blocks("sql")
+    got = spark.sql(query).collect()
+    assert sorted(r["id"] for r in got) == sorted(want.values())
+    assert {r["body_hash"] for r in got} == hashes
+
+    [line] = readme_blocks("python")
+    with_id = eval(line, {"posts": posts, "F": F})  # an expression over the job's `posts` and `F`
+    assert {(r["slug"], r["lang"]): r["id"] for r in with_id.collect()} == want
