@@ -18,6 +18,14 @@ internal class Frame private constructor(capacity: Int) {
     /** The bytes written: the frame's length for the native call. */
     @JvmField var length: Int = 0
 
+    /**
+     * Where [writeText] encodes before one copy into [buffer] (a heap array's stores are
+     * the JVM's cheapest); made for a kept frame's first text fields.
+     */
+    private var scratch: ByteArray? = null
+
+    private val id = ByteArray(26)
+
     private fun write(fields: Array<out ByteArray>): Frame {
         buffer.clear()
         buffer.putInt(26, fields.size)
@@ -32,6 +40,40 @@ internal class Frame private constructor(capacity: Int) {
         return this
     }
 
+    /**
+     * Text [fields], which fit in the capacity at 3 bytes a UTF-16 unit (UTF-8's most): an
+     * ASCII field is written a character a byte with no array of its own (most identity
+     * fields are slugs, codes and numbers); any other goes through [utf8], checked.
+     */
+    private fun writeText(fields: Array<out String>): Frame {
+        val scratch = scratch ?: ByteArray(buffer.capacity()).also { scratch = it }
+        buffer.clear()
+        buffer.putInt(26, fields.size)
+        val start = HEAD + 4 * fields.size
+        var at = start
+        for (i in fields.indices) {
+            val field = fields[i]
+            var n = 0
+            while (n < field.length) {
+                val c = field[n]
+                if (c.code >= 0x80) break
+                scratch[at + n] = c.code.toByte()
+                n++
+            }
+            if (n < field.length) {
+                val bytes = utf8(field, "field $i")
+                bytes.copyInto(scratch, at)
+                n = bytes.size
+            }
+            buffer.putInt(HEAD + 4 * i, n)
+            at += n
+        }
+        buffer.position(start)
+        buffer.put(scratch, start, at - start)
+        length = at
+        return this
+    }
+
     /** The id the native call wrote: its 26 ASCII characters. */
     fun text(): ByteArray {
         val text = ByteArray(26)
@@ -40,7 +82,12 @@ internal class Frame private constructor(capacity: Int) {
         return text
     }
 
-    fun ulid(): Ulid = ulidOfText(text())
+    /** The id the native call wrote, read through the frame's own 26 bytes: the String copies them. */
+    fun ulid(): Ulid {
+        buffer.position(0)
+        buffer.get(id)
+        return ulidOfText(id)
+    }
 
     /** Keeps the buffer (and its memory) alive up to here: after the native call. */
     fun fence(): Unit = java.lang.ref.Reference.reachabilityFence(buffer)
@@ -54,8 +101,15 @@ internal class Frame private constructor(capacity: Int) {
         private val local = ThreadLocal<Frame>()
 
         /** Text [fields], each checked for lone surrogates (`invalid_string`, naming its index). */
-        fun of(fields: Array<out String>): Frame =
-            of(Array(fields.size) { i -> utf8(fields[i], "field $i") })
+        fun of(fields: Array<out String>): Frame {
+            var units = 0L
+            for (f in fields) units += f.length
+            val bound = HEAD + 4L * fields.size + 3 * units
+            if (bound > KEPT) return of(Array(fields.size) { i -> utf8(fields[i], "field $i") })
+            val kept = local.get()
+            if (kept != null && kept.buffer.capacity() >= bound) return kept.writeText(fields)
+            return Frame(capacityFor(bound)).also { local.set(it) }.writeText(fields)
+        }
 
         /** Byte [fields], read once (a list's own code runs before the frame is written). */
         fun of(fields: List<ByteArray>): Frame = of(fields.toTypedArray())
@@ -68,9 +122,14 @@ internal class Frame private constructor(capacity: Int) {
             val kept = local.get()
             if (kept != null && kept.buffer.capacity() >= size) return kept.write(fields)
             if (size > KEPT) return Frame(size.toInt()).write(fields)
+            return Frame(capacityFor(size)).also { local.set(it) }.write(fields)
+        }
+
+        /** A kept buffer's capacity for [size] bytes (at most [KEPT]): a power of two from 256. */
+        private fun capacityFor(size: Long): Int {
             var capacity = 256
             while (capacity < size) capacity *= 2
-            return Frame(capacity).also { local.set(it) }.write(fields)
+            return capacity
         }
     }
 }

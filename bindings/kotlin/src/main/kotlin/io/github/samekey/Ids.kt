@@ -94,29 +94,24 @@ public class UlidDeriver @JvmOverloads constructor(
     public fun deriveMany(times: List<Instant>, columns: List<List<String>>): List<Ulid> {
         val width = columns.size
         require(columns.all { it.size == times.size }) { "every column needs one value per time (${times.size})" }
+        var units = 0L
+        for (column in columns) for (value in column) units += value.length
+        val packer = TextPacker(times.size * width, units)
         // A row with a lone surrogate fails as it would row by row: after the rows before it.
         var rows = times.size
         var bad: SamekeyException? = null
-        var total = 0L
-        val flat = arrayOfNulls<ByteArray>(rows * width)
         rows@ for (r in 0 until rows) {
             for (c in 0 until width) {
                 val value = columns[c][r]
-                val utf8 = utf8OrNull(value)
-                if (utf8 == null) {
+                if (!packer.add(value)) {
                     bad = loneSurrogate(value, "row $r, field $c")
                     rows = r
                     break@rows
                 }
-                total += utf8.size
-                flat[r * width + c] = utf8
             }
         }
-        require(total <= Int.MAX_VALUE - 8) { "fields of $total bytes exceed a Java array: derive them in smaller batches" }
         val ms = LongArray(rows) { millis(times[it]) }
-        @Suppress("UNCHECKED_CAST") // every slot of the first rows is set
-        val fields = (if (bad == null) flat else flat.copyOf(rows * width)) as Array<ByteArray>
-        val text = prepared.deriveBatch(ms, pack(fields, total.toInt()), width)
+        val text = prepared.deriveBatch(ms, packer.packed(rows * width), width)
         bad?.let { throw it }
         return List(rows) { ulidOfText(text, 26 * it) }
     }

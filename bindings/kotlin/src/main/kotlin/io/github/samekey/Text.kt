@@ -50,15 +50,48 @@ private fun loneSurrogateAt(text: String): Int {
 /** Fields as one buffer of UTF-8 and each field's end offset: the shape [Jni] takes. */
 internal class Packed(@JvmField val bytes: ByteArray, @JvmField val ends: IntArray)
 
-/** UTF-8 [fields] (whose sizes add up to [total]) in one buffer. */
-internal fun pack(fields: Array<ByteArray>, total: Int): Packed {
-    val bytes = ByteArray(total)
-    val ends = IntArray(fields.size)
-    var at = 0
-    for (i in fields.indices) {
-        fields[i].copyInto(bytes, at)
-        at += fields[i].size
-        ends[i] = at
+/**
+ * Text values packed as UTF-8 into one array, with each value's end: an ASCII value is
+ * written a character a byte, with no array of its own; any other through [utf8OrNull],
+ * checked. [units] (the values' UTF-16 lengths added up) sizes the array for ASCII.
+ */
+internal class TextPacker(values: Int, units: Long) {
+    private var bytes = ByteArray(sizeOrFail(units).toInt())
+    private val ends = IntArray(values)
+    private var at = 0
+    private var count = 0
+
+    /** Appends [value]; false, with nothing appended, if it holds a lone surrogate. */
+    fun add(value: String): Boolean {
+        val most = at + 3L * value.length
+        if (most > bytes.size) bytes = bytes.copyOf(sizeOrFail(maxOf(most, 2L * bytes.size).coerceAtMost(LIMIT)).toInt())
+        var n = 0
+        while (n < value.length) {
+            val c = value[n]
+            if (c.code >= 0x80) break
+            bytes[at + n] = c.code.toByte()
+            n++
+        }
+        if (n < value.length) {
+            val utf8 = utf8OrNull(value) ?: return false
+            sizeOrFail(at.toLong() + utf8.size)
+            utf8.copyInto(bytes, at)
+            n = utf8.size
+        }
+        at += n
+        ends[count++] = at
+        return true
     }
-    return Packed(bytes, ends)
+
+    /** The first [values] values (the bytes after the last one's end are not read). */
+    fun packed(values: Int): Packed = Packed(bytes, if (values == ends.size) ends else ends.copyOf(values))
+
+    private companion object {
+        const val LIMIT = Int.MAX_VALUE - 8L
+
+        fun sizeOrFail(size: Long): Long {
+            require(size <= LIMIT) { "fields of $size bytes or more exceed a Java array: derive them in smaller batches" }
+            return size
+        }
+    }
 }

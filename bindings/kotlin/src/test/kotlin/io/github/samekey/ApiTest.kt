@@ -48,9 +48,14 @@ class ApiTest {
     @Test
     fun textIsItsUtf8WhateverItsShape() {
         // Text and its UTF-8 bytes give one id: a literal '?' (what the JVM's encoder writes
-        // for a lone surrogate), non-ASCII text, and fields far beyond a thread's kept frame.
+        // for a lone surrogate), non-ASCII text (after ASCII too, which is written a byte a
+        // character until it), and fields within and far beyond a thread's kept frame.
         val big = "\u00e9".repeat(70_000)
-        for (fields in listOf(listOf("a?", "?"), listOf("\u00e9?", "\uD83D\uDE00"), listOf(big, "x"), listOf("", ""))) {
+        val cases = listOf(
+            listOf("a?", "?"), listOf("\u00e9?", "\uD83D\uDE00"), listOf("slug-\u00e9-end", "\u007f\u0080"),
+            listOf(big, "x"), listOf("a".repeat(20_000), "b".repeat(1_000)), listOf("a".repeat(30_000), "x"), listOf("", ""),
+        )
+        for (fields in cases) {
             val bytes = fields.map { it.toByteArray(Charsets.UTF_8) }
             assertEquals(deriveUlid(published, bytes), deriveUlid(published, *fields.toTypedArray()), "$fields")
             assertEquals(deriveUlid(published, bytes), UlidDeriver().derive(published, *fields.toTypedArray()))
@@ -125,10 +130,12 @@ class ApiTest {
     fun manyRowsGiveTheIdsAndTheErrorOfRowByRow() {
         val posts = UlidDeriver(namespace = "posts", scheme = Scheme.V2)
         val times = List(40) { published.plusMillis(it * 997L) }
-        val slugs = List(40) { "post-$it-\u00e9\uD83D\uDE00" }
+        // Latin-1 text is not ASCII: only the first 128 characters are one byte each.
+        val slugs = List(40) { if (it % 3 == 0) "post-$it-\u00e9" else "post-$it-\u00e9\uD83D\uDE00" }
         val langs = List(40) { if (it % 2 == 0) "en" else "" }
         val many = posts.deriveMany(times, listOf(slugs, langs))
         assertEquals(List(40) { posts.derive(times[it], slugs[it], langs[it]) }, many)
+        assertEquals(List(40) { posts.derive(times[it], listOf(slugs[it].toByteArray(), langs[it].toByteArray())) }, many)
         assertEquals(emptyList<Ulid>(), posts.deriveMany(emptyList(), listOf(emptyList(), emptyList())))
         // Row 7's time is out of range and row 9 holds a lone surrogate: row 7 fails first.
         val late = times.toMutableList().also { it[7] = Instant.ofEpochMilli(-1) }
