@@ -37,6 +37,6 @@ extra=$(cd "$work/rpm" && find . -type f | grep -v -e "^./usr/pgsql-$major/" -e 
 mkdir "$work/root"
 # (Debian's rpm warns that it does not manage this system's packages: not its job here.)
 rpm --root "$work/root" --initdb 2>/dev/null
-rpm --root "$work/root" --nodeps --quiet -i "$rpm" 2>/dev/null
+rpm --root "$work/root" --nodeps --ignorearch --quiet -i "$rpm" 2>/dev/null  # an aarch64 RPM too
 rpm --root "$work/root" -V --nodeps "samekey_$major" || fail "rpm -V found changed files"
 echo "check-rpm: $(basename "$rpm"): $(rpm -qpl "$rpm" | grep -c "^/usr/pgsql-$major/") files under /usr/pgsql-$major, the .deb's bytes, requires postgresql$major-server and glibc <= $floor (GLIBC_$newest); installed and verified by rpm in an empty root"

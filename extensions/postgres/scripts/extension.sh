@@ -8,6 +8,8 @@
 #   extensions/postgres/scripts/extension.sh package-suite SUITE MAJOR   one major's tarball, .deb, .rpm
 #                                           (postgresql-MAJOR-samekey_VERSION-1_ARCH.deb), built
 #                                           against pg-root.sh's root of SUITE or pg-wheel.sh's wheel (SUITE pypi)
+#   extensions/postgres/scripts/extension.sh package-arm64   15's tarball, .deb and .rpm for aarch64,
+#                                           cross-built against pg-arm64.sh's arm64 root
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 pgrx_version=0.19.4
@@ -87,7 +89,7 @@ package_major() {
 }
 
 relink_floor() {
-  local m=$1 pg_config=$2 arch=$3 stage=$4
+  local m=$1 pg_config=$2 arch=$3 stage=$4 sysroot=${5:-}
   # The library again, linked against glibc $glibc_floor (zig's stubs, through
   # cargo-zigbuild's `zig cc`) instead of this machine's: the SQL pgrx wrote is the same
   # code's, and the .so loads on older distributions (RHEL 8, Debian bullseye). Plain
@@ -105,10 +107,35 @@ relink_floor() {
   # Its own target directory: zig as the linker applies to build scripts too, and sharing
   # pgrx package's would rebuild both every time.
   local floor_target="$CARGO_TARGET_DIR/glibc-$glibc_floor"
+  # Another architecture's headers: bindgen (libclang, told the target by cargo) parses
+  # them with that system's root as its sysroot.
+  local bindgen=()
+  [ -z "$sysroot" ] || bindgen=("BINDGEN_EXTRA_CLANG_ARGS_$env_triple=--sysroot=$sysroot")
   (cd "$ext" && env PGRX_PG_CONFIG_PATH="$pg_config" "CC_$env_triple=$zigcc" "CFLAGS_$env_triple=-I$icu" \
-    "CARGO_TARGET_${env_triple^^}_LINKER=$zigcc" CARGO_TARGET_DIR="$floor_target" \
+    "CARGO_TARGET_${env_triple^^}_LINKER=$zigcc" CARGO_TARGET_DIR="$floor_target" "${bindgen[@]}" \
     cargo build --quiet --release --locked --target "$triple" --no-default-features --features "pg$m")
   install -m 755 "$floor_target/$triple/release/libsamekey_pg.so" "$stage/usr/lib/postgresql/$m/lib/samekey.so"
+}
+
+# Major 15 for aarch64: pgrx packages it for this machine (the SQL it generates, and the
+# layout, are the same on every architecture), then the library is built again for
+# aarch64 against the arm64 root's server headers (pg-arm64.sh) and linked for glibc
+# $glibc_floor, replacing the x86-64 one; packaged as any other major.
+package_arm64() {
+  local m=15 pg_config version stage sysroot
+  pg_config=$("$ext/scripts/pg-arm64.sh" pg-config)
+  sysroot=$("$ext/scripts/pg-arm64.sh" make)
+  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" aarch64-unknown-linux-gnu >/dev/null 2>&1
+  version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -1)
+  stage="$CARGO_TARGET_DIR/package/pg$m-aarch64"
+  rm -rf "$stage" && mkdir -p "$out"
+  (cd "$ext" && cargo pgrx package --pg-config "/usr/lib/postgresql/$m/bin/pg_config" --out-dir "$stage" >&2)
+  relink_floor "$m" "$pg_config" aarch64 "$stage" "$sysroot"
+  install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
+  tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-aarch64.tar.gz" --owner=0 --group=0 INSTALL.md usr
+  echo "$out/samekey-pg$m-$version-linux-aarch64.tar.gz"
+  "$ext/scripts/deb.sh" "$stage" "$m" "$version" "$out"
+  "$ext/scripts/rpm.sh" "$stage" "$m" "$version" "$out"
 }
 
 package() {
@@ -132,5 +159,9 @@ case "${1:-package}" in
     tools "--pg$3" "$pg_config"
     package_major "$3" "$pg_config" "${SAMEKEY_PG_FLOOR:-floor}"
     ;;
-  *) echo "usage: $0 package|install|package-suite SUITE MAJOR" >&2; exit 2 ;;
+  package-arm64)
+    tools
+    package_arm64
+    ;;
+  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64" >&2; exit 2 ;;
 esac

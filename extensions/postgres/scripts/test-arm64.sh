@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# samekey for PostgreSQL 15 on aarch64, as a user of Debian 12 arm64 installs it: the
+# tarball, .deb and RPM built here (extension.sh package-arm64: cross-built against the
+# arm64 root's server headers, linked for glibc 2.28); the .deb's architecture, dependency
+# and floor, and the RPM against the .deb (check-rpm.sh); then the tarball extracted at
+# the arm64 root's / as INSTALL.md says, that root's own server started under qemu-user
+# (pg-arm64.sh; stopped on exit), CREATE EXTENSION, the pg_regress tests and every vector
+# through SQL from this machine (tests/test_vectors.py; SAMEKEY_VECTORS honoured).
+#
+#   scripts/test-arm64.sh
+set -euo pipefail
+ext=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$ext/../.." && pwd)
+major=15
+fail() { echo "test-arm64: $*" >&2; exit 1; }
+
+built=$("$ext/scripts/extension.sh" package-arm64)
+tarball=$(grep '\.tar\.gz$' <<<"$built")
+deb=$(grep '\.deb$' <<<"$built")
+rpm=$(grep '\.rpm$' <<<"$built")
+[ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || fail "$deb is not for arm64"
+depends=$(dpkg-deb -f "$deb" Depends)
+[ "$depends" = "postgresql-$major, libc6 (>= 2.28)" ] || fail "$deb depends on: $depends"
+"$ext/scripts/check-rpm.sh" "$rpm" "$deb" "$major"
+lib=$(tar -tzf "$tarball" | grep 'samekey\.so$')
+root=$("$ext/scripts/pg-arm64.sh" make)
+rm -f "$root/usr/lib/postgresql/$major/lib/samekey.so" "$root/usr/share/postgresql/$major/extension/"samekey*
+tar -C "$root" -xzf "$tarball" --no-overwrite-dir usr
+echo "test-arm64: $(basename "$tarball"): $(file -b "$root/$lib" | cut -d, -f1-2), glibc $(objdump -T "$root/$lib" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//') at most; $(basename "$deb"), $(basename "$rpm")"
+
+trap '"$ext/scripts/pg-arm64.sh" stop' EXIT
+url=$("$ext/scripts/pg-arm64.sh" start "$("$repo/scripts/free-port.sh")")
+psql "$url" -X -At -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION samekey' \
+  -c "SELECT 'test-arm64: ' || version() || ', samekey ' || samekey_version()"
+test -x "$ext/.venv/bin/python" || python3 -m venv "$ext/.venv"
+"$ext/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$ext/tests/requirements.txt"
+PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config "$ext/scripts/regress.sh" "$url"
+SAMEKEY_TEST_POSTGRES=$url "$ext/.venv/bin/python" -m pytest -q -p no:cacheprovider "$ext/tests/test_vectors.py"
