@@ -8,8 +8,9 @@
 #   extensions/postgres/scripts/extension.sh package-suite SUITE MAJOR   one major's tarball, .deb, .rpm
 #                                           (postgresql-MAJOR-samekey_VERSION-1_ARCH.deb), built
 #                                           against pg-root.sh's root of SUITE or pg-wheel.sh's wheel (SUITE pypi)
-#   extensions/postgres/scripts/extension.sh package-arm64   15's tarball, .deb and .rpm for aarch64,
-#                                           cross-built against pg-arm64.sh's arm64 root
+#   extensions/postgres/scripts/extension.sh package-arm64 [SUITE MAJOR]   one major's tarball, .deb
+#                                           and .rpm for aarch64, cross-built against pg-arm64.sh's
+#                                           arm64 root of SUITE (default bookworm 15)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 pgrx_version=0.19.4
@@ -117,19 +118,29 @@ relink_floor() {
   install -m 755 "$floor_target/$triple/release/libsamekey_pg.so" "$stage/usr/lib/postgresql/$m/lib/samekey.so"
 }
 
-# Major 15 for aarch64: pgrx packages it for this machine (the SQL it generates, and the
-# layout, are the same on every architecture), then the library is built again for
-# aarch64 against the arm64 root's server headers (pg-arm64.sh) and linked for glibc
-# $glibc_floor, replacing the x86-64 one; packaged as any other major.
+# MAJOR for aarch64, from SUITE's arm64 root (pg-arm64.sh): the SQL, control file and
+# layout pgrx packages for that major on this machine (the same on every architecture:
+# this machine's major packaged again, cheap when nothing changed; another major's x86-64
+# stage as `dist` made it just before, or made now if missing), and the library built
+# again for aarch64 against the root's server headers, linked for glibc $glibc_floor;
+# packaged as any other major.
 package_arm64() {
-  local m=15 pg_config version stage sysroot
-  pg_config=$("$ext/scripts/pg-arm64.sh" pg-config)
-  sysroot=$("$ext/scripts/pg-arm64.sh" make)
-  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" aarch64-unknown-linux-gnu >/dev/null 2>&1
+  local suite=$1 m=$2 pg_config version stage x86 sysroot
   version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -1)
   stage="$CARGO_TARGET_DIR/package/pg$m-aarch64"
   rm -rf "$stage" && mkdir -p "$out"
-  (cd "$ext" && cargo pgrx package --pg-config "/usr/lib/postgresql/$m/bin/pg_config" --out-dir "$stage" >&2)
+  if [ -x "/usr/lib/postgresql/$m/bin/pg_config" ]; then
+    (cd "$ext" && cargo pgrx package --pg-config "/usr/lib/postgresql/$m/bin/pg_config" --out-dir "$stage" >&2)
+  else
+    x86="$CARGO_TARGET_DIR/package/pg$m"
+    [ -f "$x86/usr/share/postgresql/$m/extension/samekey.control" ] ||
+      "$ext/scripts/extension.sh" package-suite "$suite" "$m" >/dev/null
+    cp -a "$x86" "$stage"
+  fi
+  rm -f "$stage/INSTALL.md" "$stage/usr/lib/postgresql/$m/lib/samekey.so"
+  pg_config=$("$ext/scripts/pg-arm64.sh" pg-config "$suite" "$m")
+  sysroot=$("$ext/scripts/pg-arm64.sh" make "$suite" "$m")
+  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" aarch64-unknown-linux-gnu >/dev/null 2>&1
   relink_floor "$m" "$pg_config" aarch64 "$stage" "$sysroot"
   install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
   tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-aarch64.tar.gz" --owner=0 --group=0 INSTALL.md usr
@@ -160,8 +171,9 @@ case "${1:-package}" in
     package_major "$3" "$pg_config" "${SAMEKEY_PG_FLOOR:-floor}"
     ;;
   package-arm64)
+    # SUITE MAJOR (default bookworm 15, this machine's major): a Debian release's arm64 root.
     tools
-    package_arm64
+    package_arm64 "${2:-bookworm}" "${3:-15}"
     ;;
-  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64" >&2; exit 2 ;;
+  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64 [SUITE MAJOR]" >&2; exit 2 ;;
 esac

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# samekey for PostgreSQL 15 on aarch64, as a user of Debian 12 arm64 installs it: the
-# tarball, .deb and RPM built here (extension.sh package-arm64: cross-built against the
-# arm64 root's server headers, linked for glibc 2.28); the .deb's architecture, dependency
-# and floor, and the RPM against the .deb (check-rpm.sh); then the tarball extracted at
-# the arm64 root's / as INSTALL.md says, that root's own server started under qemu-user
-# (pg-arm64.sh; stopped on exit), CREATE EXTENSION, the pg_regress tests and every vector
-# through SQL from this machine (tests/test_vectors.py; SAMEKEY_VECTORS honoured).
+# samekey for PostgreSQL MAJOR on aarch64, as a user of that Debian release for arm64
+# installs it: the tarball, .deb and RPM built here (extension.sh package-arm64:
+# cross-built against the release's arm64 server headers, linked for glibc 2.28); the
+# .deb's architecture, dependency and floor, and the RPM against the .deb (check-rpm.sh);
+# then the tarball extracted at the arm64 root's / as INSTALL.md says, that root's own
+# server started under qemu-user (pg-arm64.sh; stopped on exit), CREATE EXTENSION, the
+# pg_regress tests and every vector through SQL from this machine (tests/test_vectors.py;
+# SAMEKEY_VECTORS honoured).
 #
-#   scripts/test-arm64.sh
+#   scripts/test-arm64.sh [SUITE MAJOR]      (default bookworm 15; trixie 17, sid 18, bullseye 13)
 set -euo pipefail
 ext=$(cd "$(dirname "$0")/.." && pwd)
 repo=$(cd "$ext/../.." && pwd)
-major=15
+suite=${1:-bookworm} major=${2:-15}
 fail() { echo "test-arm64: $*" >&2; exit 1; }
 
-built=$("$ext/scripts/extension.sh" package-arm64)
+built=$("$ext/scripts/extension.sh" package-arm64 "$suite" "$major")
 tarball=$(grep '\.tar\.gz$' <<<"$built")
 deb=$(grep '\.deb$' <<<"$built")
 rpm=$(grep '\.rpm$' <<<"$built")
@@ -23,16 +24,21 @@ depends=$(dpkg-deb -f "$deb" Depends)
 [ "$depends" = "postgresql-$major, libc6 (>= 2.28)" ] || fail "$deb depends on: $depends"
 "$ext/scripts/check-rpm.sh" "$rpm" "$deb" "$major"
 lib=$(tar -tzf "$tarball" | grep 'samekey\.so$')
-root=$("$ext/scripts/pg-arm64.sh" make)
+root=$("$ext/scripts/pg-arm64.sh" make "$suite" "$major")
 rm -f "$root/usr/lib/postgresql/$major/lib/samekey.so" "$root/usr/share/postgresql/$major/extension/"samekey*
 tar -C "$root" -xzf "$tarball" --no-overwrite-dir usr
 echo "test-arm64: $(basename "$tarball"): $(file -b "$root/$lib" | cut -d, -f1-2), glibc $(objdump -T "$root/$lib" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//') at most; $(basename "$deb"), $(basename "$rpm")"
 
-trap '"$ext/scripts/pg-arm64.sh" stop' EXIT
-url=$("$ext/scripts/pg-arm64.sh" start "$("$repo/scripts/free-port.sh")")
+trap '"$ext/scripts/pg-arm64.sh" stop "$suite" "$major"' EXIT
+url=$("$ext/scripts/pg-arm64.sh" start "$suite" "$major" "$("$repo/scripts/free-port.sh")")
 psql "$url" -X -At -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION samekey' \
   -c "SELECT 'test-arm64: ' || version() || ', samekey ' || samekey_version()"
 test -x "$ext/.venv/bin/python" || python3 -m venv "$ext/.venv"
 "$ext/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$ext/tests/requirements.txt"
-PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config "$ext/scripts/regress.sh" "$url"
+# That major's pg_regress: this machine's, or the x86-64 root's of the release.
+if [ -x "/usr/lib/postgresql/$major/bin/pg_config" ]; then
+  PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config "$ext/scripts/regress.sh" "$url"
+else
+  "$ext/scripts/regress.sh" "$url" "$suite" "$major"
+fi
 SAMEKEY_TEST_POSTGRES=$url "$ext/.venv/bin/python" -m pytest -q -p no:cacheprovider "$ext/tests/test_vectors.py"
