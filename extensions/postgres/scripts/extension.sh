@@ -82,6 +82,12 @@ package_major() {
   rm -rf "$stage" && mkdir -p "$out"
   (cd "$ext" && cargo pgrx package --pg-config "$pg_config" --out-dir "$stage" >&2)
   if [ "$floor" = floor ]; then relink_floor "$m" "$pg_config" "$arch" "$stage"; fi
+  package_stage "$m" "$version" "$arch" "$stage"
+}
+
+# A stage's tarball (with INSTALL.md), .deb and .rpm in $out; prints their paths.
+package_stage() {
+  local m=$1 version=$2 arch=$3 stage=$4
   install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
   tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-$arch.tar.gz" --owner=0 --group=0 INSTALL.md usr
   echo "$out/samekey-pg$m-$version-linux-$arch.tar.gz"
@@ -142,11 +148,7 @@ package_arm64() {
   sysroot=$("$ext/scripts/pg-arm64.sh" make "$suite" "$m")
   rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" aarch64-unknown-linux-gnu >/dev/null 2>&1
   relink_floor "$m" "$pg_config" aarch64 "$stage" "$sysroot"
-  install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
-  tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-aarch64.tar.gz" --owner=0 --group=0 INSTALL.md usr
-  echo "$out/samekey-pg$m-$version-linux-aarch64.tar.gz"
-  "$ext/scripts/deb.sh" "$stage" "$m" "$version" "$out"
-  "$ext/scripts/rpm.sh" "$stage" "$m" "$version" "$out"
+  package_stage "$m" "$version" aarch64 "$stage"
 }
 
 package() {

@@ -53,13 +53,7 @@ internal class Frame private constructor(capacity: Int) {
         var at = start
         for (i in fields.indices) {
             val field = fields[i]
-            var n = 0
-            while (n < field.length) {
-                val c = field[n]
-                if (c.code >= 0x80) break
-                scratch[at + n] = c.code.toByte()
-                n++
-            }
+            var n = asciiInto(field, scratch, at)
             if (n < field.length) {
                 val bytes = utf8(field, "field $i")
                 bytes.copyInto(scratch, at)

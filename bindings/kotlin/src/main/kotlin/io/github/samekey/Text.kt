@@ -51,6 +51,22 @@ private fun loneSurrogateAt(text: String): Int {
 internal class Packed(@JvmField val bytes: ByteArray, @JvmField val ends: IntArray)
 
 /**
+ * Writes [text]'s leading ASCII characters into [dst] from [at], a byte each, and returns
+ * how many: all of [text] when it is ASCII (the caller encodes any other text itself).
+ * [dst] has room for them.
+ */
+internal fun asciiInto(text: String, dst: ByteArray, at: Int): Int {
+    var n = 0
+    while (n < text.length) {
+        val c = text[n]
+        if (c.code >= 0x80) break
+        dst[at + n] = c.code.toByte()
+        n++
+    }
+    return n
+}
+
+/**
  * Text values packed as UTF-8 into one array, with each value's end: an ASCII value is
  * written a character a byte, with no array of its own; any other through [utf8OrNull],
  * checked. [units] (the values' UTF-16 lengths added up) sizes the array for ASCII.
@@ -65,13 +81,7 @@ internal class TextPacker(values: Int, units: Long) {
     fun add(value: String): Boolean {
         val most = at + 3L * value.length
         if (most > bytes.size) bytes = bytes.copyOf(sizeOrFail(maxOf(most, 2L * bytes.size).coerceAtMost(LIMIT)).toInt())
-        var n = 0
-        while (n < value.length) {
-            val c = value[n]
-            if (c.code >= 0x80) break
-            bytes[at + n] = c.code.toByte()
-            n++
-        }
+        var n = asciiInto(value, bytes, at)
         if (n < value.length) {
             val utf8 = utf8OrNull(value) ?: return false
             sizeOrFail(at.toLong() + utf8.size)
