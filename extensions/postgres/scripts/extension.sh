@@ -173,7 +173,7 @@ case "${1:-package}" in
     package_major "$3" "$pg_config" "${SAMEKEY_PG_FLOOR:-floor}"
     ;;
   package-arm64)
-    # SUITE MAJOR (default bookworm 15, this machine's major): a Debian release's arm64 root.
+    # SUITE MAJOR (default bookworm 15, this machine's major): a Debian release's arm64 root, or pypi (14, 16).
     tools
     package_arm64 "${2:-bookworm}" "${3:-15}"
     ;;

