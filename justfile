@@ -69,7 +69,7 @@ build: setup python::wheel node::setup wasm::setup
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language.
-test: setup check-generated lint (check-targets ci_targets) test-environment (prune "target/check-targets") ffi::test go::test go::test-dist jvm::test swift::test (prune ".swiftroot") python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines jvm::test-spark postgres::test postgres::test-arm64 (prune ".pgroots/bookworm-arm64") test-small-vectors site::test
+test: setup check-generated lint (check-targets ci_targets) test-environment (prune "target/check-targets") ffi::test go::test go::test-dist jvm::test swift::test (prune ".swiftroot") python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines jvm::test-spark postgres::test postgres::test-arm64 (prune ".pgroots/bookworm-arm64") postgres::test-musl (prune "target/postgres/musl") test-small-vectors site::test
 
 # With SAMEKEY_PRUNE set (CI's fresh clone: .ci/run), a scratch tree that no later step
 # of `test` reads is deleted once its last reader is done: check-targets' 2 GB of

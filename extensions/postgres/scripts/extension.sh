@@ -11,6 +11,9 @@
 #   extensions/postgres/scripts/extension.sh package-arm64 [SUITE MAJOR]   one major's tarball, .deb
 #                                           and .rpm for aarch64, cross-built against pg-arm64.sh's
 #                                           arm64 root of SUITE (default bookworm 15)
+#   extensions/postgres/scripts/extension.sh package-musl   this machine's major for musl (Alpine):
+#                                           samekey-pgN-VERSION-linux-x86_64-musl.tar.gz, laid out
+#                                           as the postgres:N-alpine images install PostgreSQL
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 pgrx_version=0.19.4
@@ -151,6 +154,40 @@ package_arm64() {
   package_stage "$m" "$version" aarch64 "$stage"
 }
 
+# This machine's MAJOR for x86-64 musl (Alpine, the postgres:N-alpine images): the SQL
+# and control file of pgrx's package of that major, and the library built again for
+# x86_64-unknown-linux-musl with zig's musl as C compiler and linker (a dynamic C library:
+# a shared object cannot be built on musl's static default); bindgen reads the server
+# headers with musl's C headers (musl-dev), so libc's symbols are musl's (sigsetjmp).
+# Only a tarball: its usr/local/ is where the official Alpine images keep PostgreSQL
+# (pkglibdir /usr/local/lib/postgresql); Alpine's own packages use other paths
+# (INSTALL.md: copy to pg_config's directories).
+package_musl() {
+  local m=$1 version pg_config=/usr/lib/postgresql/$1/bin/pg_config stage pgrx_stage
+  version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -1)
+  pgrx_stage="$CARGO_TARGET_DIR/package/pg$m-musl-sql" stage="$CARGO_TARGET_DIR/package/pg$m-musl"
+  rm -rf "$pgrx_stage" "$stage" && mkdir -p "$out" "$stage/usr/local/lib/postgresql" "$stage/usr/local/share/postgresql/extension"
+  (cd "$ext" && cargo pgrx package --pg-config "$pg_config" --out-dir "$pgrx_stage" >&2)
+  cp "$pgrx_stage/usr/share/postgresql/$m/extension/"samekey* "$stage/usr/local/share/postgresql/extension/"
+  local zigcc="$CARGO_TARGET_DIR/zigcc-x86_64-linux-musl"
+  printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target x86_64-linux-musl "$@"\n' \
+    "$tools_bin/python3" > "$zigcc"
+  chmod +x "$zigcc"
+  local icu="$CARGO_TARGET_DIR/icu-pg$m"
+  rm -rf "$icu" && mkdir -p "$icu" && ln -s "$("$pg_config" --includedir)/../unicode" "$icu/unicode"
+  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" x86_64-unknown-linux-musl >/dev/null 2>&1
+  (cd "$ext" && env PGRX_PG_CONFIG_PATH="$pg_config" CC_x86_64_unknown_linux_musl="$zigcc" \
+    CFLAGS_x86_64_unknown_linux_musl="-I$icu" CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_LINKER="$zigcc" \
+    CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_RUSTFLAGS="-C target-feature=-crt-static" \
+    BINDGEN_EXTRA_CLANG_ARGS_x86_64_unknown_linux_musl="-nostdlibinc -isystem /usr/include/x86_64-linux-musl -I$icu" \
+    CARGO_TARGET_DIR="$CARGO_TARGET_DIR/musl" \
+    cargo build --quiet --release --locked --target x86_64-unknown-linux-musl --no-default-features --features "pg$m")
+  install -m 755 "$CARGO_TARGET_DIR/musl/x86_64-unknown-linux-musl/release/libsamekey_pg.so" "$stage/usr/local/lib/postgresql/samekey.so"
+  install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
+  tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-x86_64-musl.tar.gz" --owner=0 --group=0 INSTALL.md usr
+  echo "$out/samekey-pg$m-$version-linux-x86_64-musl.tar.gz"
+}
+
 package() {
   tools
   rm -rf "$out"
@@ -177,5 +214,9 @@ case "${1:-package}" in
     tools
     package_arm64 "${2:-bookworm}" "${3:-15}"
     ;;
-  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64 [SUITE MAJOR]" >&2; exit 2 ;;
+  package-musl)
+    tools
+    package_musl "$(majors | tail -1)"
+    ;;
+  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64 [SUITE MAJOR]|package-musl" >&2; exit 2 ;;
 esac
