@@ -11,7 +11,7 @@
 #   extensions/postgres/scripts/extension.sh package-arm64 [SUITE MAJOR]   one major's tarball, .deb
 #                                           and .rpm for aarch64, cross-built against pg-arm64.sh's
 #                                           arm64 root of SUITE (default bookworm 15)
-#   extensions/postgres/scripts/extension.sh package-musl   this machine's major for musl (Alpine):
+#   extensions/postgres/scripts/extension.sh package-musl [SUITE MAJOR]   one major for musl (Alpine):
 #                                           samekey-pgN-VERSION-linux-x86_64-musl.tar.gz, laid out
 #                                           as the postgres:N-alpine images install PostgreSQL
 set -euo pipefail
@@ -154,21 +154,33 @@ package_arm64() {
   package_stage "$m" "$version" aarch64 "$stage"
 }
 
-# This machine's MAJOR for x86-64 musl (Alpine, the postgres:N-alpine images): the SQL
-# and control file of pgrx's package of that major, and the library built again for
-# x86_64-unknown-linux-musl with zig's musl as C compiler and linker (a dynamic C library:
-# a shared object cannot be built on musl's static default); bindgen reads the server
-# headers with musl's C headers (musl-dev), so libc's symbols are musl's (sigsetjmp).
-# Only a tarball: its usr/local/ is where the official Alpine images keep PostgreSQL
-# (pkglibdir /usr/local/lib/postgresql); Alpine's own packages use other paths
-# (INSTALL.md: copy to pg_config's directories).
+# MAJOR for x86-64 musl (Alpine, the postgres:N-alpine images), against the server
+# headers of SUITE's MAJOR (as package-suite; bookworm: this machine's): the SQL and
+# control file of that major's x86-64 package (this machine's packaged again; another's
+# stage as `dist` made it, or made now), and the library built again for
+# x86_64-unknown-linux-musl with zig's musl as C compiler and linker (a dynamic C
+# library: a shared object cannot be built on musl's static default); bindgen reads the
+# server headers with musl's C headers (musl-dev), so the C library symbols it binds are
+# musl's (sigsetjmp). Only a tarball: its usr/local/ is where the official Alpine images
+# keep PostgreSQL (pkglibdir /usr/local/lib/postgresql); Alpine's own packages use other
+# paths (INSTALL.md: copy to pg_config's directories).
 package_musl() {
-  local m=$1 version pg_config=/usr/lib/postgresql/$1/bin/pg_config stage pgrx_stage
+  local suite=$1 m=$2 version pg_config sql stage
   version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -1)
-  pgrx_stage="$CARGO_TARGET_DIR/package/pg$m-musl-sql" stage="$CARGO_TARGET_DIR/package/pg$m-musl"
-  rm -rf "$pgrx_stage" "$stage" && mkdir -p "$out" "$stage/usr/local/lib/postgresql" "$stage/usr/local/share/postgresql/extension"
-  (cd "$ext" && cargo pgrx package --pg-config "$pg_config" --out-dir "$pgrx_stage" >&2)
-  cp "$pgrx_stage/usr/share/postgresql/$m/extension/"samekey* "$stage/usr/local/share/postgresql/extension/"
+  stage="$CARGO_TARGET_DIR/package/pg$m-musl"
+  rm -rf "$stage" && mkdir -p "$out" "$stage/usr/local/lib/postgresql" "$stage/usr/local/share/postgresql/extension"
+  if [ -x "/usr/lib/postgresql/$m/bin/pg_config" ]; then
+    pg_config=/usr/lib/postgresql/$m/bin/pg_config sql="$CARGO_TARGET_DIR/package/pg$m-musl-sql"
+    rm -rf "$sql"
+    (cd "$ext" && cargo pgrx package --pg-config "$pg_config" --out-dir "$sql" >&2)
+  else
+    if [ "$suite" = pypi ]; then pg_config=$("$ext/scripts/pg-wheel.sh" "$m" pg-config)
+    else pg_config=$("$ext/scripts/pg-root.sh" pg-config "$suite" "$m"); fi
+    sql="$CARGO_TARGET_DIR/package/pg$m"
+    [ -f "$sql/usr/share/postgresql/$m/extension/samekey.control" ] ||
+      "$ext/scripts/extension.sh" package-suite "$suite" "$m" >/dev/null
+  fi
+  cp "$sql/usr/share/postgresql/$m/extension/"samekey* "$stage/usr/local/share/postgresql/extension/"
   local zigcc="$CARGO_TARGET_DIR/zigcc-x86_64-linux-musl"
   printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target x86_64-linux-musl "$@"\n' \
     "$tools_bin/python3" > "$zigcc"
@@ -215,8 +227,9 @@ case "${1:-package}" in
     package_arm64 "${2:-bookworm}" "${3:-15}"
     ;;
   package-musl)
+    # SUITE MAJOR (default bookworm 15, this machine's major): as package-suite's.
     tools
-    package_musl "$(majors | tail -1)"
+    package_musl "${2:-bookworm}" "${3:-15}"
     ;;
-  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64 [SUITE MAJOR]|package-musl" >&2; exit 2 ;;
+  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64 [SUITE MAJOR]|package-musl [SUITE MAJOR]" >&2; exit 2 ;;
 esac

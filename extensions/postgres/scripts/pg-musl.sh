@@ -12,9 +12,16 @@
 #   pg-musl.sh MAJOR start PORT | stop
 set -euo pipefail
 major=$1 cmd=$2
+# Each the closest to the minor whose headers build the library (extension.sh
+# package-musl): a major's minors keep its ABI.
 case "$major" in
-  15) version=15.18.0 ;;  # this machine's 15.18: its headers build the library
-  *) echo "pg-musl: no Alpine build of PostgreSQL $major here (15)" >&2; exit 2 ;;
+  13) version=13.18.0 ;;
+  14) version=14.22.0 ;;
+  15) version=15.18.0 ;;
+  16) version=16.15.0 ;;
+  17) version=17.11.0 ;;
+  18) version=18.6.0 ;;
+  *) echo "pg-musl: no Alpine build of PostgreSQL $major here (13 to 18)" >&2; exit 2 ;;
 esac
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 root=$repo/.pgroots/alpine-$version

@@ -6,7 +6,9 @@
 #
 #   scripts/regress.sh URL                the machine's PostgreSQL (its newest major, or
 #                                         PG_CONFIG's)
-#   scripts/regress.sh URL SUITE MAJOR    a root's (pg-root.sh): its own pg_regress and psql
+#   scripts/regress.sh URL SUITE MAJOR    that major's pg_regress and psql: this machine's if
+#                                         it has the major, the x86-64 wheel's (SUITE pypi,
+#                                         pg-wheel.sh), or the release root's (pg-root.sh)
 set -euo pipefail
 url=$1 suite=${2:-} major=${3:-}
 ext=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +17,11 @@ read -r host port user < <(python3 -c 'import sys, urllib.parse as u; p = u.urls
 tests=(examples nulls_errors_times)
 args=(--host="$host" --port="$port" --user="$user" --dbname=samekey_regression "${tests[@]}")
 
+if [ -n "$suite" ] && [ -x "/usr/lib/postgresql/$major/bin/pg_config" ]; then
+  PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config suite=""
+elif [ "$suite" = pypi ]; then
+  PG_CONFIG=$("$ext/scripts/pg-wheel.sh" "$major" make)/bin/pg_config suite=""
+fi
 if [ -z "$suite" ]; then
   # The newest installed major, the one scripts/postgres.sh starts.
   pg_config=${PG_CONFIG:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/pg_config}

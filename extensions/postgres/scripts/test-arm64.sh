@@ -29,16 +29,4 @@ echo "test-arm64: $(basename "$tarball"): $(file -b "$lib" | cut -d, -f1-2), gli
 
 trap '"$ext/scripts/pg-arm64.sh" stop "$suite" "$major"' EXIT
 url=$("$ext/scripts/pg-arm64.sh" start "$suite" "$major" "$("$repo/scripts/free-port.sh")")
-psql "$url" -X -At -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION samekey' \
-  -c "SELECT 'test-arm64: ' || version() || ', samekey ' || samekey_version()"
-test -x "$ext/.venv/bin/python" || python3 -m venv "$ext/.venv"
-"$ext/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$ext/tests/requirements.txt"
-# That major's pg_regress: this machine's, the x86-64 wheel's, or the x86-64 root's of the release.
-if [ -x "/usr/lib/postgresql/$major/bin/pg_config" ]; then
-  PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config "$ext/scripts/regress.sh" "$url"
-elif [ "$suite" = pypi ]; then
-  PG_CONFIG=$("$ext/scripts/pg-wheel.sh" "$major" make)/bin/pg_config "$ext/scripts/regress.sh" "$url"
-else
-  "$ext/scripts/regress.sh" "$url" "$suite" "$major"
-fi
-SAMEKEY_TEST_POSTGRES=$url "$ext/.venv/bin/python" -m pytest -q -p no:cacheprovider "$ext/tests/test_vectors.py"
+"$ext/scripts/check-server.sh" test-arm64 "$url" "$suite" "$major"

@@ -33,8 +33,6 @@ if [ "$suite" = pypi ]; then
   url=$("$ext/scripts/pg-wheel.sh" "$major" start "$port")
   prefix=$("$ext/scripts/pg-wheel.sh" "$major" make)
   psql=("$prefix/bin/psql")
-  export PG_CONFIG=$prefix/bin/pg_config  # regress.sh: its pg_regress
-  regress=("$ext/scripts/regress.sh" "$url")
 else
   # The package as apt installs it: a previous install is removed first.
   chroot "$root" apt-get remove -y -qq "postgresql-$major-samekey" >/dev/null 2>&1 || true
@@ -45,7 +43,6 @@ else
   trap '"$ext/scripts/pg-root.sh" stop "$suite" "$major"' EXIT
   url=$("$ext/scripts/pg-root.sh" start "$suite" "$major" "$port")
   psql=(chroot "$root" runuser -u postgres -- psql)
-  regress=("$ext/scripts/regress.sh" "$url" "$suite" "$major")
 fi
 "${psql[@]}" -h 127.0.0.1 -p "$port" -U postgres -d postgres -X -At -v ON_ERROR_STOP=1 \
   -c 'DROP EXTENSION IF EXISTS samekey' -c 'CREATE EXTENSION samekey' \
@@ -56,5 +53,5 @@ if [ "$mode" = bench ]; then
   SAMEKEY_TEST_POSTGRES=$url "$ext/.venv/bin/python" "$ext/bench/bench.py"
   exit
 fi
-"${regress[@]}"
+"$ext/scripts/regress.sh" "$url" "$suite" "$major"
 SAMEKEY_TEST_POSTGRES=$url "$ext/.venv/bin/python" -m pytest -q -p no:cacheprovider "$ext/tests/test_vectors.py"
