@@ -11,8 +11,9 @@
 #   extensions/postgres/scripts/extension.sh package-arm64 [SUITE MAJOR]   one major's tarball, .deb
 #                                           and .rpm for aarch64, cross-built against pg-arm64.sh's
 #                                           arm64 root of SUITE (default bookworm 15)
-#   extensions/postgres/scripts/extension.sh package-musl [SUITE MAJOR]   one major for musl (Alpine):
-#                                           samekey-pgN-VERSION-linux-x86_64-musl.tar.gz, laid out
+#   extensions/postgres/scripts/extension.sh package-musl [SUITE MAJOR [ARCH]]   one major for musl
+#                                           (Alpine) on x86_64 or aarch64:
+#                                           samekey-pgN-VERSION-linux-ARCH-musl.tar.gz, laid out
 #                                           as the postgres:N-alpine images install PostgreSQL
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
@@ -154,20 +155,21 @@ package_arm64() {
   package_stage "$m" "$version" aarch64 "$stage"
 }
 
-# MAJOR for x86-64 musl (Alpine, the postgres:N-alpine images), against the server
-# headers of SUITE's MAJOR (as package-suite; bookworm: this machine's): the SQL and
-# control file of that major's x86-64 package (this machine's packaged again; another's
-# stage as `dist` made it, or made now), and the library built again for
-# x86_64-unknown-linux-musl with zig's musl as C compiler and linker (a dynamic C
-# library: a shared object cannot be built on musl's static default); bindgen reads the
-# server headers with musl's C headers (musl-dev), so the C library symbols it binds are
-# musl's (sigsetjmp). Only a tarball: its usr/local/ is where the official Alpine images
-# keep PostgreSQL (pkglibdir /usr/local/lib/postgresql); Alpine's own packages use other
-# paths (INSTALL.md: copy to pg_config's directories).
+# MAJOR for musl (Alpine, the postgres:N-alpine images) on ARCH (x86_64, aarch64): the
+# SQL and control file of that major's x86-64 package (this machine's packaged again;
+# another's stage as `dist` made it, or made now), and the library built again for
+# ARCH-unknown-linux-musl with zig's musl as C compiler and linker (a dynamic C library:
+# a shared object cannot be built on musl's static default), against the server headers
+# of SUITE's MAJOR (x86_64: as package-suite, bookworm being this machine's; aarch64: the
+# arm64 ones, pg-arm64.sh). bindgen reads them with musl's C headers (x86_64: the
+# machine's musl-dev; aarch64: bookworm's arm64 musl-dev, pg-musl.sh), so the C library
+# symbols it binds are musl's (sigsetjmp). Only a tarball: its usr/local/ is where the
+# official Alpine images keep PostgreSQL (pkglibdir /usr/local/lib/postgresql); Alpine's
+# own packages use other paths (INSTALL.md: copy to pg_config's directories).
 package_musl() {
-  local suite=$1 m=$2 version pg_config sql stage
+  local suite=$1 m=$2 arch=$3 version pg_config sql stage musl_include
   version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -1)
-  stage="$CARGO_TARGET_DIR/package/pg$m-musl"
+  stage="$CARGO_TARGET_DIR/package/pg$m-musl-$arch"
   rm -rf "$stage" && mkdir -p "$out" "$stage/usr/local/lib/postgresql" "$stage/usr/local/share/postgresql/extension"
   if [ -x "/usr/lib/postgresql/$m/bin/pg_config" ]; then
     pg_config=/usr/lib/postgresql/$m/bin/pg_config sql="$CARGO_TARGET_DIR/package/pg$m-musl-sql"
@@ -181,23 +183,30 @@ package_musl() {
       "$ext/scripts/extension.sh" package-suite "$suite" "$m" >/dev/null
   fi
   cp "$sql/usr/share/postgresql/$m/extension/"samekey* "$stage/usr/local/share/postgresql/extension/"
-  local zigcc="$CARGO_TARGET_DIR/zigcc-x86_64-linux-musl"
-  printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target x86_64-linux-musl "$@"\n' \
-    "$tools_bin/python3" > "$zigcc"
+  if [ "$arch" = x86_64 ]; then
+    musl_include=/usr/include/x86_64-linux-musl
+  else
+    pg_config=$("$ext/scripts/pg-arm64.sh" pg-config "$suite" "$m")
+    musl_include=$("$ext/scripts/pg-musl.sh" aarch64 musl)/usr/include/aarch64-linux-musl
+  fi
+  local zigcc="$CARGO_TARGET_DIR/zigcc-$arch-linux-musl"
+  printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target %s "$@"\n' \
+    "$tools_bin/python3" "$arch-linux-musl" > "$zigcc"
   chmod +x "$zigcc"
-  local icu="$CARGO_TARGET_DIR/icu-pg$m"
+  local icu="$CARGO_TARGET_DIR/icu-pg$m-$arch"
   rm -rf "$icu" && mkdir -p "$icu" && ln -s "$("$pg_config" --includedir)/../unicode" "$icu/unicode"
-  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" x86_64-unknown-linux-musl >/dev/null 2>&1
-  (cd "$ext" && env PGRX_PG_CONFIG_PATH="$pg_config" CC_x86_64_unknown_linux_musl="$zigcc" \
-    CFLAGS_x86_64_unknown_linux_musl="-I$icu" CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_LINKER="$zigcc" \
-    CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_RUSTFLAGS="-C target-feature=-crt-static" \
-    BINDGEN_EXTRA_CLANG_ARGS_x86_64_unknown_linux_musl="-nostdlibinc -isystem /usr/include/x86_64-linux-musl -I$icu" \
+  local triple=$arch-unknown-linux-musl env_triple=${arch}_unknown_linux_musl
+  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" "$triple" >/dev/null 2>&1
+  (cd "$ext" && env PGRX_PG_CONFIG_PATH="$pg_config" "CC_$env_triple=$zigcc" \
+    "CFLAGS_$env_triple=-I$icu" "CARGO_TARGET_${env_triple^^}_LINKER=$zigcc" \
+    "CARGO_TARGET_${env_triple^^}_RUSTFLAGS=-C target-feature=-crt-static" \
+    "BINDGEN_EXTRA_CLANG_ARGS_$env_triple=-nostdlibinc -isystem $musl_include -I$icu" \
     CARGO_TARGET_DIR="$CARGO_TARGET_DIR/musl" \
-    cargo build --quiet --release --locked --target x86_64-unknown-linux-musl --no-default-features --features "pg$m")
-  install -m 755 "$CARGO_TARGET_DIR/musl/x86_64-unknown-linux-musl/release/libsamekey_pg.so" "$stage/usr/local/lib/postgresql/samekey.so"
+    cargo build --quiet --release --locked --target "$triple" --no-default-features --features "pg$m")
+  install -m 755 "$CARGO_TARGET_DIR/musl/$triple/release/libsamekey_pg.so" "$stage/usr/local/lib/postgresql/samekey.so"
   install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
-  tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-x86_64-musl.tar.gz" --owner=0 --group=0 INSTALL.md usr
-  echo "$out/samekey-pg$m-$version-linux-x86_64-musl.tar.gz"
+  tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-$arch-musl.tar.gz" --owner=0 --group=0 INSTALL.md usr
+  echo "$out/samekey-pg$m-$version-linux-$arch-musl.tar.gz"
 }
 
 package() {
@@ -227,9 +236,10 @@ case "${1:-package}" in
     package_arm64 "${2:-bookworm}" "${3:-15}"
     ;;
   package-musl)
-    # SUITE MAJOR (default bookworm 15, this machine's major): as package-suite's.
+    # SUITE MAJOR (default bookworm 15, this machine's major): as package-suite's; ARCH
+    # x86_64 (the default) or aarch64.
     tools
-    package_musl "${2:-bookworm}" "${3:-15}"
+    package_musl "${2:-bookworm}" "${3:-15}" "${4:-x86_64}"
     ;;
-  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64 [SUITE MAJOR]|package-musl [SUITE MAJOR]" >&2; exit 2 ;;
+  *) echo "usage: $0 package|install|package-suite SUITE MAJOR|package-arm64 [SUITE MAJOR]|package-musl [SUITE MAJOR [ARCH]]" >&2; exit 2 ;;
 esac

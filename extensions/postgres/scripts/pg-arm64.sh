@@ -36,6 +36,7 @@ else
   data=$x86/var/lib/samekey-pg$major-arm64
 fi
 root=$repo/.pgroots/$root_suite-arm64
+. "$scripts/pg-prefix.sh"
 
 make_root() {
   if [ -x "$root/usr/lib/postgresql/$root_major/bin/postgres" ]; then return; fi
@@ -127,24 +128,10 @@ WRAP
         su postgres -s /bin/sh -c '$host_bin/initdb -D ${data#"$x86"}/cluster -E UTF8 --locale=C.UTF-8 -A trust'" >/dev/null
       chown -R postgres:postgres "$data"
     fi
-    runuser -u postgres -- sh -c 'exec "$@" > "$0/server.log" 2>&1 < /dev/null &' "$data" \
-      qemu-aarch64-static -L "$root" "$bin/postgres" -D "$data/cluster" \
-      -c listen_addresses=127.0.0.1 -p "$port" -k "$data"
-    for _ in $(seq 120); do
-      grep -q "ready to accept connections" "$data/server.log" 2>/dev/null && break
-      sleep 0.5
-    done
-    grep -q "ready to accept connections" "$data/server.log" || { cat "$data/server.log" >&2; exit 1; }
-    grep -m1 "starting PostgreSQL" "$data/server.log" | sed 's/.*LOG: */pg-arm64: /' >&2
-    echo "postgresql://postgres@127.0.0.1:$port/postgres"
+    qemu_start "$data" "$port" "$root" "$bin/postgres"
     ;;
   stop)
-    # The postmaster is the qemu process that runs it: SIGINT is a fast shutdown.
-    if [ -e "$data/cluster/postmaster.pid" ]; then
-      pid=$(head -1 "$data/cluster/postmaster.pid")
-      kill -INT "$pid" 2>/dev/null || true
-      for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    fi
+    qemu_stop "$data"
     ;;
   *) echo "usage: $0 make|pg-config|install|start|stop SUITE MAJOR [TARBALL|PORT]" >&2; exit 2 ;;
 esac
