@@ -101,31 +101,49 @@ package_stage() {
 
 relink_floor() {
   local m=$1 pg_config=$2 arch=$3 stage=$4 sysroot=${5:-}
-  # The library again, linked against glibc $glibc_floor (zig's stubs, through
-  # cargo-zigbuild's `zig cc`) instead of this machine's: the SQL pgrx wrote is the same
-  # code's, and the .so loads on older distributions (RHEL 8, Debian bullseye). Plain
-  # cargo with zig as C compiler and linker: `cargo zigbuild` would also hand bindgen zig's
-  # libc headers, which this libclang cannot parse PostgreSQL's headers with.
-  local zigcc="$CARGO_TARGET_DIR/zigcc-$arch-linux-gnu.$glibc_floor"
-  printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target %s "$@"\n' \
-    "$tools_bin/python3" "$arch-linux-gnu.$glibc_floor" > "$zigcc"
-  chmod +x "$zigcc"
-  # PostgreSQL's headers include ICU's (unicode/), which zig does not look for in
-  # /usr/include: only that directory is added, beside zig's own C library headers.
-  local icu="$CARGO_TARGET_DIR/icu-pg$m"
-  rm -rf "$icu" && mkdir -p "$icu" && ln -s "$("$pg_config" --includedir)/../unicode" "$icu/unicode"
-  local triple=$arch-unknown-linux-gnu env_triple=${arch}_unknown_linux_gnu
-  # Its own target directory: zig as the linker applies to build scripts too, and sharing
-  # pgrx package's would rebuild both every time.
-  local floor_target="$CARGO_TARGET_DIR/glibc-$glibc_floor"
+  # The library again, linked against glibc $glibc_floor (zig's stubs) instead of this
+  # machine's: the SQL pgrx wrote is the same code's, and the .so loads on older
+  # distributions (RHEL 8, Debian bullseye).
+  local triple=$arch-unknown-linux-gnu icu lib
+  icu=$(icu_include "$pg_config" "pg$m-$arch")
   # Another architecture's headers: bindgen (libclang, told the target by cargo) parses
   # them with that system's root as its sysroot.
   local bindgen=()
-  [ -z "$sysroot" ] || bindgen=("BINDGEN_EXTRA_CLANG_ARGS_$env_triple=--sysroot=$sysroot")
+  [ -z "$sysroot" ] || bindgen=("BINDGEN_EXTRA_CLANG_ARGS_${triple//-/_}=--sysroot=$sysroot")
+  lib=$(zig_build "$m" "$pg_config" "$triple" "$arch-linux-gnu.$glibc_floor" "$icu" \
+    "$CARGO_TARGET_DIR/glibc-$glibc_floor" "${bindgen[@]}")
+  install -m 755 "$lib" "$stage/usr/lib/postgresql/$m/lib/samekey.so"
+}
+
+# PostgreSQL's headers include ICU's (unicode/), which zig does not look for in
+# /usr/include: that directory alone, from beside PG_CONFIG's includedir, in a directory
+# of its own named NAME, to add beside zig's own C library headers. Prints its path.
+icu_include() {
+  local pg_config=$1 icu="$CARGO_TARGET_DIR/icu-$2"
+  # `|| return`: a command substitution does not inherit set -e.
+  { rm -rf "$icu" && mkdir -p "$icu" && ln -s "$("$pg_config" --includedir)/../unicode" "$icu/unicode"; } || return
+  echo "$icu"
+}
+
+# The library of major M for TRIPLE against PG_CONFIG's server headers (and ICU's in ICU),
+# built in TARGET_DIR by plain cargo with cargo-zigbuild's `zig cc -target ZIG_TARGET` as
+# C compiler and linker (`cargo zigbuild` would also hand bindgen zig's libc headers,
+# which this libclang cannot parse PostgreSQL's headers with); TARGET_DIR is its own, as
+# zig as the linker applies to build scripts too and sharing pgrx package's would rebuild
+# both every time. Further NAME=VALUE arguments join cargo's environment. Prints the
+# library's path.
+zig_build() {
+  local m=$1 pg_config=$2 triple=$3 zig_target=$4 icu=$5 target_dir=$6
+  shift 6
+  local env_triple=${triple//-/_} zigcc="$CARGO_TARGET_DIR/zigcc-$zig_target"
+  printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target %s "$@"\n' \
+    "$tools_bin/python3" "$zig_target" > "$zigcc"
+  chmod +x "$zigcc"
+  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" "$triple" >/dev/null 2>&1
   (cd "$ext" && env PGRX_PG_CONFIG_PATH="$pg_config" "CC_$env_triple=$zigcc" "CFLAGS_$env_triple=-I$icu" \
-    "CARGO_TARGET_${env_triple^^}_LINKER=$zigcc" CARGO_TARGET_DIR="$floor_target" "${bindgen[@]}" \
-    cargo build --quiet --release --locked --target "$triple" --no-default-features --features "pg$m")
-  install -m 755 "$floor_target/$triple/release/libsamekey_pg.so" "$stage/usr/lib/postgresql/$m/lib/samekey.so"
+    "CARGO_TARGET_${env_triple^^}_LINKER=$zigcc" CARGO_TARGET_DIR="$target_dir" "$@" \
+    cargo build --quiet --release --locked --target "$triple" --no-default-features --features "pg$m") >&2 || return
+  echo "$target_dir/$triple/release/libsamekey_pg.so"
 }
 
 # MAJOR for aarch64, from SUITE's arm64 root (pg-arm64.sh): the SQL, control file and
@@ -150,7 +168,6 @@ package_arm64() {
   rm -f "$stage/INSTALL.md" "$stage/usr/lib/postgresql/$m/lib/samekey.so"
   pg_config=$("$ext/scripts/pg-arm64.sh" pg-config "$suite" "$m")
   sysroot=$("$ext/scripts/pg-arm64.sh" make "$suite" "$m")
-  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" aarch64-unknown-linux-gnu >/dev/null 2>&1
   relink_floor "$m" "$pg_config" aarch64 "$stage" "$sysroot"
   package_stage "$m" "$version" aarch64 "$stage"
 }
@@ -189,21 +206,12 @@ package_musl() {
     pg_config=$("$ext/scripts/pg-arm64.sh" pg-config "$suite" "$m")
     musl_include=$("$ext/scripts/pg-musl.sh" aarch64 musl)/usr/include/aarch64-linux-musl
   fi
-  local zigcc="$CARGO_TARGET_DIR/zigcc-$arch-linux-musl"
-  printf '#!/bin/sh\nexport CARGO_ZIGBUILD_ZIG_COMMAND=%s CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"\nexec cargo-zigbuild zig cc -- -g -fno-sanitize=all -target %s "$@"\n' \
-    "$tools_bin/python3" "$arch-linux-musl" > "$zigcc"
-  chmod +x "$zigcc"
-  local icu="$CARGO_TARGET_DIR/icu-pg$m-$arch"
-  rm -rf "$icu" && mkdir -p "$icu" && ln -s "$("$pg_config" --includedir)/../unicode" "$icu/unicode"
-  local triple=$arch-unknown-linux-musl env_triple=${arch}_unknown_linux_musl
-  rustup target add --toolchain "$(sed -nE 's/^channel = "(.*)"/\1/p' "$ext/rust-toolchain.toml")" "$triple" >/dev/null 2>&1
-  (cd "$ext" && env PGRX_PG_CONFIG_PATH="$pg_config" "CC_$env_triple=$zigcc" \
-    "CFLAGS_$env_triple=-I$icu" "CARGO_TARGET_${env_triple^^}_LINKER=$zigcc" \
-    "CARGO_TARGET_${env_triple^^}_RUSTFLAGS=-C target-feature=-crt-static" \
-    "BINDGEN_EXTRA_CLANG_ARGS_$env_triple=-nostdlibinc -isystem $musl_include -I$icu" \
-    CARGO_TARGET_DIR="$CARGO_TARGET_DIR/musl" \
-    cargo build --quiet --release --locked --target "$triple" --no-default-features --features "pg$m")
-  install -m 755 "$CARGO_TARGET_DIR/musl/$triple/release/libsamekey_pg.so" "$stage/usr/local/lib/postgresql/samekey.so"
+  local triple=$arch-unknown-linux-musl env=${arch}_unknown_linux_musl icu lib
+  icu=$(icu_include "$pg_config" "pg$m-$arch")
+  lib=$(zig_build "$m" "$pg_config" "$triple" "$arch-linux-musl" "$icu" "$CARGO_TARGET_DIR/musl" \
+    "CARGO_TARGET_${env^^}_RUSTFLAGS=-C target-feature=-crt-static" \
+    "BINDGEN_EXTRA_CLANG_ARGS_$env=-nostdlibinc -isystem $musl_include -I$icu")
+  install -m 755 "$lib" "$stage/usr/local/lib/postgresql/samekey.so"
   install -m 644 "$ext/INSTALL.md" "$stage/INSTALL.md"
   tar -C "$stage" -czf "$out/samekey-pg$m-$version-linux-$arch-musl.tar.gz" --owner=0 --group=0 INSTALL.md usr
   echo "$out/samekey-pg$m-$version-linux-$arch-musl.tar.gz"
