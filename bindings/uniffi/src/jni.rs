@@ -128,6 +128,16 @@ unsafe fn put(env: *mut JNIEnv, array: jbyteArray, data: &[u8]) {
     );
 }
 
+unsafe fn put_longs(env: *mut JNIEnv, array: jlongArray, data: &[i64]) {
+    (table(env).SetLongArrayRegion.unwrap_unchecked())(
+        env,
+        array,
+        0,
+        data.len() as i32,
+        data.as_ptr(),
+    );
+}
+
 /// A Java primitive array pinned for a short call (`GetPrimitiveArrayCritical`): no other
 /// JNI call may run until it is dropped.
 struct Pinned {
@@ -230,13 +240,10 @@ unsafe fn deriver<'a>(handle: jlong) -> Result<&'a UlidDeriver, Failure> {
         .ok_or_else(|| argument("a closed deriver"))
 }
 
-/// Output forms of an id in `out`: its 26 characters of text, or its 16 bytes.
-fn write_id(id: Ulid, text: bool, out: &mut [u8]) {
-    if text {
-        out.copy_from_slice(&id.to_text_bytes());
-    } else {
-        out.copy_from_slice(id.as_bytes());
-    }
+/// An id's halves, most significant first: the two longs `Ulid` holds.
+fn halves(id: Ulid) -> [i64; 2] {
+    let bits = u128::from_be_bytes(*id.as_bytes());
+    [(bits >> 64) as i64, bits as i64]
 }
 
 /// Bytes of a single id's frame before its fields: room for the id's 26 characters
@@ -293,7 +300,8 @@ pub extern "system" fn Java_io_github_samekey_Jni_address(
 
 /// One id from a frame (`Frame.kt`) of `length` bytes at `address`, in the
 /// calling thread's direct buffer: its fields at `ms`, the id written into the frame's
-/// first bytes (its 26 characters, or its 16 bytes unless `text`). Only primitives cross:
+/// first bytes (its 26 characters, or unless `text` its halves as two little-endian
+/// longs, most significant first). Only primitives cross:
 /// no JNI call back into the JVM (pinning an array took two, each a thread-state
 /// transition, a third of the call's time besides the hash).
 #[no_mangle]
@@ -319,14 +327,20 @@ pub extern "system" fn Java_io_github_samekey_Jni_derive(
         let id = with_frame_fields(frame, |fields| {
             Ok(deriver.derive(Millis::from(ms).check()?, fields)?)
         })?;
-        let width = if text == JNI_FALSE { 16 } else { 26 };
-        write_id(id, width == 26, &mut frame[..width]);
+        if text == JNI_FALSE {
+            // Little-endian, as the JVM side's buffer reads them.
+            let [most, least] = halves(id);
+            frame[..8].copy_from_slice(&most.to_le_bytes());
+            frame[8..16].copy_from_slice(&least.to_le_bytes());
+        } else {
+            frame[..26].copy_from_slice(&id.to_text_bytes());
+        }
         Ok(JNI_TRUE)
     })
 }
 
-/// Rows of `width` fields at `times` into `out` (26 bytes of text per row): -1, or the
-/// first failing row with its failure left (the rows before it are written).
+/// Rows of `width` fields at `times` into `out` (two longs per row, the id's halves): -1,
+/// or the first failing row with its failure left (the rows before it are written).
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
     env: *mut JNIEnv,
@@ -336,7 +350,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
     packed: jbyteArray,
     ends: jintArray,
     width: jint,
-    out: jbyteArray,
+    out: jlongArray,
 ) -> jint {
     // Copied, not pinned: a batch runs long enough that pinning would hold up the GC.
     let (times, packed, ends) = unsafe {
@@ -350,8 +364,8 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
     let failed = guarded(0, || {
         let deriver = unsafe { deriver(handle)? };
         let width = usize::try_from(width).map_err(|_| argument("a negative width"))?;
-        if ends.len() != width * times.len() || unsafe { len(env, out) } != 26 * times.len() {
-            return Err(argument("width fields and 26 output bytes for every time"));
+        if ends.len() != width * times.len() || unsafe { len(env, out) } != 2 * times.len() {
+            return Err(argument("width fields and two output longs for every time"));
         }
         let mut list = Vec::with_capacity(ends.len());
         fields(&packed, &ends, &mut list)?;
@@ -369,11 +383,8 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
         deriver.derive_batch(&checked, &list, width, None, &mut ids)?;
         Ok(1)
     }) == 0;
-    let mut text = vec![0u8; 26 * ids.len()];
-    for (id, slot) in ids.iter().zip(text.chunks_exact_mut(26)) {
-        write_id(*id, true, slot);
-    }
-    unsafe { put(env, out, &text) };
+    let halves: Vec<i64> = ids.iter().flat_map(|id| halves(*id)).collect();
+    unsafe { put_longs(env, out, &halves) };
     if failed {
         ids.len() as jint
     } else {

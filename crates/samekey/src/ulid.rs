@@ -243,6 +243,9 @@ impl UlidDeriver {
     }
 }
 
+// Out of line: inlined into `UlidDeriver::derive`, the streaming hasher slowed the
+// tagged schemes' path beside it. (Not in WebAssembly: its build is sized, not timed here.)
+#[cfg_attr(not(target_arch = "wasm32"), inline(never))]
 fn v0_digest<F: AsRef<[u8]>>(fields: &[F]) -> Result<[u8; 32]> {
     let mut h = Sha256::new();
     framing::v0_fields(&mut h, fields)?;

@@ -111,9 +111,9 @@ public class UlidDeriver @JvmOverloads constructor(
             }
         }
         val ms = LongArray(rows) { millis(times[it]) }
-        val text = prepared.deriveBatch(ms, packer.packed(rows * width), width)
+        val halves = prepared.deriveBatch(ms, packer.packed(rows * width), width)
         bad?.let { throw it }
-        return List(rows) { ulidOfText(text, 26 * it) }
+        return List(rows) { Ulid.ofBits(halves[2 * it], halves[2 * it + 1]) }
     }
 
     /**

@@ -21,12 +21,13 @@ internal object Jni {
 
     /**
      * The id of the [Frame] of [length] bytes at [address] at [ms], written into the frame's
-     * first bytes: its 26 characters, or its 16 bytes unless [text].
+     * first bytes: its 26 characters, or unless [text] its halves (most significant first)
+     * as two little-endian longs.
      */
     @JvmStatic external fun derive(handle: Long, ms: Long, address: Long, length: Int, text: Boolean): Boolean
 
-    /** Rows of [width] fields into [out] (26 characters a row): -1, or the first failing row. */
-    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: ByteArray): Int
+    /** Rows of [width] fields into [out] (an id's halves, most significant first): -1, or the first failing row. */
+    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: LongArray): Int
 
     /** The content hash text (ASCII) of [data], or null. */
     @JvmStatic external fun contentHash(scheme: ByteArray, data: ByteArray): ByteArray?

@@ -25,16 +25,16 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
     }
 
     /** The id of a [frame]'s fields at [ms]. */
-    fun derive(ms: Long, frame: Frame): Ulid = run(ms, frame).ulid()
+    fun derive(ms: Long, frame: Frame): Ulid = run(ms, frame, false).ulid()
 
     /** The 26 ASCII characters of the id of a [frame]'s fields at [ms]. */
-    fun deriveText(ms: Long, frame: Frame): ByteArray = run(ms, frame).text()
+    fun deriveText(ms: Long, frame: Frame): ByteArray = run(ms, frame, true).text()
 
-    /** The frame, with the id the native call wrote into it. */
-    private fun run(ms: Long, frame: Frame): Frame {
+    /** The frame, with the id the native call wrote into it: its [text], or its halves. */
+    private fun run(ms: Long, frame: Frame, text: Boolean): Frame {
         check(!closed) { "this UlidDeriver is closed" }
         try {
-            if (!Jni.derive(handle, ms, frame.address, frame.length, true)) Jni.fail()
+            if (!Jni.derive(handle, ms, frame.address, frame.length, text)) Jni.fail()
         } finally {
             // The handle and the frame's memory must outlive the call: neither `this` nor
             // the buffer is collected (and freed) before here.
@@ -44,10 +44,10 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
         return frame
     }
 
-    /** Ids of rows of [width] fields, 26 characters each, in one buffer. */
-    fun deriveBatch(times: LongArray, fields: Packed, width: Int): ByteArray {
+    /** Ids of rows of [width] fields, two longs (the id's halves) a row. */
+    fun deriveBatch(times: LongArray, fields: Packed, width: Int): LongArray {
         check(!closed) { "this UlidDeriver is closed" }
-        val out = ByteArray(26 * times.size)
+        val out = LongArray(2 * times.size)
         try {
             val failed = Jni.deriveBatch(handle, times, fields.bytes, fields.ends, width, out)
             if (failed >= 0) Jni.fail()
@@ -86,6 +86,3 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
         }
     }
 }
-
-/** The ULID of 26 ASCII characters the core wrote. */
-internal fun ulidOfText(text: ByteArray, offset: Int = 0): Ulid = Ulid.ofText(String(text, offset, 26, Charsets.ISO_8859_1))

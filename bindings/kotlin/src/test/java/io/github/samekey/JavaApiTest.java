@@ -27,6 +27,11 @@ class JavaApiTest {
         assertEquals(id, Ulid.parse(id.toString().toLowerCase()));
         assertEquals(published, id.getTimestamp());
         assertArrayEquals(id.getBytes(), Ulid.fromBytes(id.getBytes()).getBytes());
+        java.util.UUID uuid = id.toUuid();
+        assertEquals(id.getUuid(), uuid.toString());
+        assertEquals(id, Ulid.fromUuid(uuid));
+        assertEquals(uuid.getMostSignificantBits(), id.getMostSignificantBits());
+        assertEquals(uuid.getLeastSignificantBits(), id.getLeastSignificantBits());
 
         try (UlidDeriver posts = new UlidDeriver("posts", Scheme.V2)) {
             Ulid v2 = posts.derive(published, "hello-world", "en");
