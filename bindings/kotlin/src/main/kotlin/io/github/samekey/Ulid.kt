@@ -3,6 +3,7 @@ package io.github.samekey
 import io.github.samekey.uniffi.UlidText
 import io.github.samekey.uniffi.parseUlid
 import io.github.samekey.uniffi.ulidFromBytes
+import java.nio.ByteBuffer
 import java.time.Instant
 import java.util.UUID
 
@@ -33,10 +34,7 @@ public class Ulid private constructor(
 
     /** The 16 bytes, big-endian. */
     public val bytes: ByteArray
-        get() = ByteArray(16) { i ->
-            val half = if (i < 8) mostSignificantBits else leastSignificantBits
-            (half ushr (56 - 8 * (i % 8))).toByte()
-        }
+        get() = ByteBuffer.allocate(16).putLong(mostSignificantBits).putLong(leastSignificantBits).array()
 
     /** The same 128 bits as lowercase 8-4-4-4-12 UUID text. */
     public val uuid: String get() = toUuid().toString()
@@ -76,19 +74,11 @@ public class Ulid private constructor(
         @JvmStatic
         public fun fromUuid(uuid: UUID): Ulid = Ulid(uuid.mostSignificantBits, uuid.leastSignificantBits)
 
-        internal fun of(made: UlidText): Ulid = ofBytes(made.bytes)
+        /** The id of the core's 16 bytes (big-endian, a ByteBuffer's default order). */
+        internal fun of(made: UlidText): Ulid = ByteBuffer.wrap(made.bytes).let { Ulid(it.getLong(), it.getLong()) }
 
         /** The id of 128 bits a native call wrote. */
         internal fun ofBits(most: Long, least: Long): Ulid = Ulid(most, least)
-
-        /** The id of the core's 16 big-endian bytes. */
-        private fun ofBytes(bytes: ByteArray): Ulid {
-            var most = 0L
-            var least = 0L
-            for (i in 0 until 8) most = most shl 8 or (bytes[i].toLong() and 0xff)
-            for (i in 8 until 16) least = least shl 8 or (bytes[i].toLong() and 0xff)
-            return Ulid(most, least)
-        }
     }
 }
 
