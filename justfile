@@ -48,8 +48,14 @@ default:
 setup-system:
     scripts/setup-system.sh
 
+# The workspace's Rust with every target and component rust-toolchain.toml lists, added
+# when missing (rustup adds them only when it installs the toolchain itself).
+[doc("The workspace's Rust, its targets and components (rust-toolchain.toml)")]
+setup-rust:
+    scripts/setup-rust.sh
+
 # Install what the recipes need (idempotent; fast when already installed).
-setup: setup-system
+setup: setup-system setup-rust
     python3 -m pip install --quiet --disable-pip-version-check -r spec/reference/requirements.txt
 
 # The pinned release tools (scripts/dist-tools.sh): maturin, ziglang, twine, auditwheel,
@@ -68,8 +74,39 @@ build: setup python::wheel node::setup wasm::setup
     cd bindings/wasm && npm pack --silent --pack-destination ../../target/npm >/dev/null
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
-# Every test in every language.
-test: setup check-generated lint (check-targets ci_targets) test-environment (prune "target/check-targets") ffi::test go::test go::test-dist jvm::test swift::test (prune ".swiftroot") python::test-sdist test-dist-fast node::test-pack node::test wasm::test test-rust registry::test registry::test-faults test-examples python::test python::test-engines jvm::test-spark postgres::test postgres::test-arm64 (prune ".pgroots/bookworm-arm64") postgres::test-musl (prune "target/postgres/musl") test-small-vectors site::test
+# Every test in every language. Each step is marked (.ci/run prints how long each took).
+test: (step "setup") setup \
+    (step "check-generated") check-generated \
+    (step "lint") lint \
+    (step "check-targets") (check-targets ci_targets) \
+    (step "test-environment") test-environment (prune "target/check-targets") \
+    (step "ffi::test") ffi::test \
+    (step "go::test") go::test \
+    (step "go::test-dist") go::test-dist \
+    (step "jvm::test") jvm::test \
+    (step "swift::test") swift::test (prune ".swiftroot") \
+    (step "python::test-sdist") python::test-sdist \
+    (step "test-dist-fast") test-dist-fast \
+    (step "node::test-pack") node::test-pack \
+    (step "node::test") node::test \
+    (step "wasm::test") wasm::test \
+    (step "test-rust") test-rust \
+    (step "registry::test") registry::test \
+    (step "registry::test-faults") registry::test-faults \
+    (step "test-examples") test-examples \
+    (step "python::test") python::test \
+    (step "python::test-engines") python::test-engines \
+    (step "jvm::test-spark") jvm::test-spark \
+    (step "postgres::test") postgres::test \
+    (step "postgres::test-arm64") postgres::test-arm64 (prune ".pgroots/bookworm-arm64") \
+    (step "postgres::test-musl") postgres::test-musl (prune "target/postgres/musl") \
+    (step "test-small-vectors") test-small-vectors \
+    (step "site::test") site::test
+
+# The start of one of test's steps, for .ci/run's table of times (scripts/ci-steps.sh).
+[private]
+step name:
+    @scripts/ci-steps.sh mark "{{name}}"
 
 # With SAMEKEY_PRUNE set (CI's fresh clone: .ci/run), a scratch tree that no later step
 # of `test` reads is deleted once its last reader is done: check-targets' 2 GB of
@@ -106,7 +143,7 @@ check-targets *targets: setup-dist-tools
     scripts/check-targets.sh {{targets}}
 
 # System packages come only from setup-system; scripts/postgres.sh restarts a server
-# whose binary an upgrade replaced; check-targets fails a change that breaks only a
+# whose binary an upgrade replaced; setup-rust adds the targets a toolchain lacks; check-targets fails a change that breaks only a
 # non-Linux target; no binding copies a host rule of samekey::host (check_host_rules.py);
 # a rebuilt core is relinked into the Go package.
 # What keeps a run from breaking on a new machine or another platform, or drifting.
@@ -117,6 +154,7 @@ test-environment: setup-system ffi::build
     python3 scripts/check_host_rules.py --self-test
     python3 scripts/check_host_rules.py
     scripts/test-postgres-restart.sh
+    scripts/test-setup-rust.sh
     scripts/test-check-targets.sh
     bindings/go/scripts/test-relink.sh
 
@@ -221,7 +259,7 @@ vectors: setup
     cargo xtask generate vectors
 
 [doc("rustfmt, clippy (warnings denied), the CLI without serve, actionlint, gofmt")]
-lint:
+lint: setup-rust
     cargo fmt --all --check
     cargo check -q -p samekey --no-default-features --features serde
     cargo clippy -q -p samekey-cli --no-default-features -- -D warnings

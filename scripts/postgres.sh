@@ -22,11 +22,11 @@ stop() {
   local pid
   pid=$(head -1 "$dir/data/postmaster.pid" 2>/dev/null || true)
   as_pg "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     [ -n "$pid" ] && [ -e "/proc/$pid" ] && [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ] || return 0
     sleep 0.1
   done
-  say "the postmaster $pid did not exit within 10 s"
+  say "the postmaster $pid did not exit within 30 s"
   return 1
 }
 

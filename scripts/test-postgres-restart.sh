@@ -41,9 +41,16 @@ second=$(postmaster)
 grep -q "restarting the server on 127.0.0.1:$PGPORT: its postmaster (pid $first) runs .*(deleted)" "$work/upgrade.err" ||
   fail "no restart message; stderr: $(cat "$work/upgrade.err")"
 [ "$second" != "$first" ] || fail "the server whose binary was replaced kept running (pid $first)"
-# A zombie has exited; this machine's init may reap it later.
-[ -e "/proc/$first" ] && [ "$(awk '{print $3}' "/proc/$first/stat" 2>/dev/null)" != Z ] && fail "the old postmaster $first is still running"
+# The old postmaster may still be exiting on a busy machine: it has until a deadline, and
+# the test says how long it took. A zombie has exited; this machine's init may reap it later.
+running() { [ -e "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+waited=0
+while running "$first"; do
+  ((waited < 300)) || fail "the old postmaster $first is still running 30 s after the restart"
+  sleep 0.1
+  waited=$((waited + 1))
+done
 [ "$(readlink "/proc/$second/exe")" = "$SAMEKEY_PG_BIN/postgres" ] || fail "the new server runs $(readlink "/proc/$second/exe")"
 [ "$(sql "$url" 'DO $$ BEGIN PERFORM 1; END $$; select 1')" = 1 ] || fail "the restarted server cannot run PL/pgSQL"
-echo "test-postgres-restart: reused while unchanged (pid $first); restarted after its binary was replaced (pid $second), and said so"
+echo "test-postgres-restart: reused while unchanged (pid $first); restarted after its binary was replaced (pid $second, the old one gone after $((waited / 10)).$((waited % 10)) s), and said so"
 echo "postgres-restart: 1 passed, 0 failed"

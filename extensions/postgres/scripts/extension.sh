@@ -38,10 +38,8 @@ tools() {
     exit 1
   done
   "$PWD/scripts/dist-tools.sh"  # cargo-zigbuild and zig, for the glibc floor
-  cd "$ext"  # its rust-toolchain.toml (Rust 1.96) applies from here on
-  local toolchain
-  toolchain=$(sed -nE 's/^channel = "(.*)"/\1/p' rust-toolchain.toml)
-  rustup toolchain install "$toolchain" --profile minimal --component rustfmt,clippy >/dev/null 2>&1
+  scripts/setup-rust.sh extensions/postgres  # Rust 1.96 with its components
+  cd "$ext"  # its rust-toolchain.toml applies from here on
   # cargo-pgrx must be the version of the pgrx crate; built once per machine.
   if ! cargo pgrx --version 2>/dev/null | grep -qx "cargo-pgrx $pgrx_version"; then
     cargo install --locked cargo-pgrx --version "$pgrx_version"

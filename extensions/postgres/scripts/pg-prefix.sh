@@ -52,5 +52,7 @@ qemu_stop() {
   # The postmaster is the qemu process that runs it.
   pid=$(head -1 "$data/cluster/postmaster.pid")
   kill -INT "$pid" 2>/dev/null || true
-  for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+  echo "qemu_stop: the postmaster $pid did not exit within 30 s" >&2
+  return 1
 }
