@@ -35,21 +35,32 @@ if [ "${1:-}" = --list ]; then
 fi
 
 # dpkg-query names each package it knows with its state; one it does not know is missing.
-installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "ii" {print $1}' || true)
-missing=()
-for p in "${packages[@]}"; do
-  grep -qx "$p" <<<"$installed" || missing+=("$p")
-done
-if ((${#missing[@]} == 0)); then
-  exit 0
-fi
+find_missing() {
+  local installed p
+  installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null | awk '$2 == "ii" {print $1}' || true)
+  missing=()
+  for p in "${packages[@]}"; do
+    grep -qx "$p" <<<"$installed" || missing+=("$p")
+  done
+}
+find_missing
+((${#missing[@]})) || exit 0
 
 if [ "$(id -u)" != 0 ]; then
   echo "setup-system: missing Debian packages: ${missing[*]}" >&2
   echo "setup-system: run as root: apt-get install ${packages[*]}" >&2
   exit 1
 fi
+# Two recipes run side by side (a test beside a build) would race for apt's locks: one
+# installs while the other waits here, then finds nothing missing.
+exec 9>/var/lock/samekey-setup-system.lock
+flock -w 900 9 || { echo "setup-system: another setup-system.sh held its lock for 15 minutes" >&2; exit 1; }
+find_missing
+((${#missing[@]})) || exit 0
 echo "setup-system: installing ${missing[*]} (with the rest of the list, in one apt-get install)" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null
-apt-get install -y -qq "${packages[@]}" >/dev/null
+# Another apt (a second recipe, the machine's own updates) may hold dpkg's lock: wait for
+# it, up to 10 minutes, instead of failing at the first look.
+lock=(-o DPkg::Lock::Timeout=600)
+apt-get "${lock[@]}" update -qq >/dev/null
+apt-get "${lock[@]}" install -y -qq "${packages[@]}" >/dev/null

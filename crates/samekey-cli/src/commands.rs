@@ -79,6 +79,8 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Vectors(a) => run_vectors(a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve(a),
+        #[cfg(feature = "serve")]
+        Command::Schemes(a) => schemes(a),
     }
     .map(|()| ExitCode::SUCCESS)
 }
@@ -94,6 +96,21 @@ fn serve(args: samekey_registry::ServeArgs) -> Result<()> {
             message: e.to_string(),
             exit: 1,
         })
+}
+
+#[cfg(feature = "serve")]
+fn schemes(args: samekey_registry::SchemesArgs) -> Result<()> {
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| CliError::io(Path::new("tokio runtime"), e))?;
+    let out = runtime
+        .block_on(samekey_registry::admin::run(&args))
+        .map_err(|e| CliError {
+            code: "schemes_failed",
+            message: e.to_string(),
+            exit: 1,
+        })?;
+    print!("{out}");
+    Ok(())
 }
 
 /// The id is valid, so a time that looks like seconds is a warning (samekey::host).

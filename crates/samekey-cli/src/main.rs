@@ -43,6 +43,11 @@ pub enum Command {
     /// Example: samekey serve --database sqlite:registry.db --listen 127.0.0.1:8080
     #[cfg(feature = "serve")]
     Serve(samekey_registry::ServeArgs),
+    /// Where a registry's change of scheme stands, and its database steps (require, retire).
+    ///
+    /// Example: samekey schemes --database sqlite:registry.db require v2
+    #[cfg(feature = "serve")]
+    Schemes(samekey_registry::SchemesArgs),
 }
 
 #[derive(Args, Debug)]

@@ -14,6 +14,8 @@ use sqlx::Row;
 
 use crate::metrics::PoolState;
 
+pub use crate::db_data::DataRef;
+
 /// A stored revision, as every read and write returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Revision {
@@ -24,16 +26,6 @@ pub struct Revision {
     pub media_type: String,
     pub size: i64,
     pub created_at_ms: i64,
-}
-
-/// Where a revision's data is, for [`Db::data_chunk`].
-#[derive(Debug, Clone)]
-pub struct DataRef {
-    pub media_type: String,
-    pub size: i64,
-    pub content_hash: String,
-    /// SQLite: the content's row when the revision was looked up.
-    rowid: Option<i64>,
 }
 
 /// What an insert did.
@@ -77,7 +69,10 @@ async fn sqlite_write<'q>(
         }
         Err(e) => return Err(e),
     };
-    sqlx::query("COMMIT").execute(&mut *conn).await?;
+    // A revision that existed leaves no content row behind (its data may be another
+    // scheme's hash of the same bytes).
+    let end = if row.is_some() { "COMMIT" } else { "ROLLBACK" };
+    sqlx::query(end).execute(&mut *conn).await?;
     Ok(row.map_or(SqliteWrite::Existed, SqliteWrite::Inserted))
 }
 
@@ -93,13 +88,51 @@ fn unwritable(url: &str, e: sqlx::Error) -> sqlx::Error {
     )
 }
 
-/// The revision insert with its seven parameters numbered from `$first`.
+/// The revision insert with its nine parameters numbered from `$first`: the row, then its
+/// key under each scheme of [`crate::schema::SCHEMES`] (NULL for a scheme outside the
+/// writer's ring). Any unique key that exists already makes it do nothing.
 fn insert_revision_sql(first: usize) -> String {
-    let params: Vec<String> = (first..first + 7).map(|n| format!("${n}")).collect();
+    let params: Vec<String> = (first..first + 9).map(|n| format!("${n}")).collect();
     format!(
-        "INSERT INTO revisions ({COLUMNS}) VALUES ({}) ON CONFLICT (key) DO NOTHING RETURNING {COLUMNS}",
+        "INSERT INTO revisions ({COLUMNS}, key_v1, key_v2) VALUES ({}) ON CONFLICT DO NOTHING RETURNING {COLUMNS}",
         params.join(", ")
     )
+}
+
+/// The column that holds revisions' keys under `scheme`'s.
+pub fn key_column(scheme: samekey::Scheme) -> &'static str {
+    match scheme {
+        samekey::Scheme::V2 => "key_v2",
+        _ => "key_v1",
+    }
+}
+
+/// The column to look `key` up in: its scheme's (a key text the API has parsed).
+pub(crate) fn column_of(key: &str) -> &'static str {
+    if key.starts_with("rev:v2:") {
+        "key_v2"
+    } else {
+        "key_v1"
+    }
+}
+
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Whether `e` is the database refusing a revision for its schemes: a required scheme's
+/// key missing, or a retired scheme's present ([`crate::schema`]).
+pub fn is_scheme_refusal(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => {
+            d.constraint().is_some_and(|c| {
+                c.starts_with("revisions_require_") || c.starts_with("revisions_retire_")
+            }) || d.message().contains("scheme_required")
+        }
+        _ => false,
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -110,27 +143,15 @@ pub enum Db {
 }
 
 /// The same code over either pool; each arm is compiled for its own database.
+#[macro_export]
+#[doc(hidden)]
 macro_rules! on_pool {
     ($db:expr, $pool:ident => $body:expr) => {
         match $db {
-            Db::Sqlite($pool, _) => $body,
-            Db::Postgres($pool) => $body,
+            $crate::db::Db::Sqlite($pool, _) => $body,
+            $crate::db::Db::Postgres($pool) => $body,
         }
     };
-}
-
-/// The tables, the same on both databases but for the type of raw bytes (`BLOB`, `BYTEA`).
-/// `registry_meta` holds what the server writes at start to prove it can.
-fn schema(bytes_type: &str) -> [String; 4] {
-    [
-        "CREATE TABLE IF NOT EXISTS registry_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)".to_string(),
-        format!("CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, data {bytes_type} NOT NULL)"),
-        "CREATE TABLE IF NOT EXISTS revisions (key TEXT PRIMARY KEY, parent TEXT REFERENCES revisions(key), \
-         scheme TEXT NOT NULL, content_hash TEXT NOT NULL REFERENCES contents(hash), media_type TEXT NOT NULL, \
-         size BIGINT NOT NULL, created_at_ms BIGINT NOT NULL)"
-            .to_string(),
-        "CREATE INDEX IF NOT EXISTS revisions_parent ON revisions(parent)".to_string(),
-    ]
 }
 
 const COLUMNS: &str = "key, parent, scheme, content_hash, media_type, size, created_at_ms";
@@ -150,7 +171,8 @@ macro_rules! revision_from_row {
 }
 
 impl Db {
-    /// Opens `url` (`sqlite:PATH` or `postgres://...`) and creates the tables if needed.
+    /// Opens `url` (`sqlite:PATH` or `postgres://...`) and brings its schema to this
+    /// build's version ([`crate::schema`]); a database newer than that is refused.
     /// SQLite runs in WAL mode with `synchronous=FULL`: an acknowledged revision survives
     /// a crash of the process or of the machine.
     pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
@@ -189,11 +211,17 @@ impl Db {
                     .into(),
             ));
         };
-        if let Err(e) = db.create_schema().await {
-            db.close().await;
-            return Err(unwritable(url, e));
+        match crate::schema::migrate(&db).await {
+            Ok(_) => Ok(db),
+            Err(crate::schema::SchemaError::Database(e)) => {
+                db.close().await;
+                Err(unwritable(url, e))
+            }
+            Err(newer) => {
+                db.close().await;
+                Err(sqlx::Error::Configuration(newer.to_string().into()))
+            }
         }
-        Ok(db)
     }
 
     /// One small write, which the server makes at start so that a full disk, a read-only
@@ -205,37 +233,13 @@ impl Db {
     }
 
     async fn probe_write(&self) -> Result<(), sqlx::Error> {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
+        let now = now_ms();
         let sql = "INSERT INTO registry_meta (name, value) VALUES ('started_at_ms', $1) \
                    ON CONFLICT (name) DO UPDATE SET value = excluded.value";
         match self {
             Db::Sqlite(_, writes) => sqlx::query(sql).bind(now).execute(writes).await.map(drop),
             Db::Postgres(pool) => sqlx::query(sql).bind(now).execute(pool).await.map(drop),
         }
-    }
-
-    async fn create_schema(&self) -> Result<(), sqlx::Error> {
-        match self {
-            Db::Sqlite(_, pool) => {
-                for statement in schema("BLOB") {
-                    sqlx::query(&statement).execute(pool).await?;
-                }
-            }
-            Db::Postgres(pool) => {
-                // Several servers may start at once; CREATE ... IF NOT EXISTS races in PostgreSQL.
-                let mut tx = pool.begin().await?;
-                sqlx::query("SELECT pg_advisory_xact_lock(7305079254237112385)")
-                    .execute(&mut *tx)
-                    .await?;
-                for statement in schema("BYTEA") {
-                    sqlx::query(&statement).execute(&mut *tx).await?;
-                }
-                tx.commit().await?;
-            }
-        }
-        Ok(())
     }
 
     pub fn backend(&self) -> &'static str {
@@ -245,8 +249,13 @@ impl Db {
         }
     }
 
+    /// The revision recorded under `key` in `key`'s scheme (the key it was created under,
+    /// or its key under another scheme of its writer's ring).
     pub async fn revision(&self, key: &str) -> Result<Option<Revision>, sqlx::Error> {
-        let sql = format!("SELECT {COLUMNS} FROM revisions WHERE key = $1");
+        let sql = format!(
+            "SELECT {COLUMNS} FROM revisions WHERE {} = $1",
+            column_of(key)
+        );
         on_pool!(self, pool => {
             match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
                 Some(row) => Ok(Some(revision_from_row!(row))),
@@ -255,19 +264,27 @@ impl Db {
         })
     }
 
-    /// Stores `revision` and its data unless a revision with its key exists; either way
-    /// returns the stored row, and whether this call created it. A missing parent is
+    /// Stores `revision` and its data, recorded under `keys` (its key in each scheme of
+    /// the writer's ring, by [`crate::schema::SCHEMES`]' order, `None` outside it), unless
+    /// a revision holding one of those keys exists; either way returns the stored row, and
+    /// whether this call created it. The database decides: every key is unique, so two
+    /// writers whose rings share a scheme cannot both create. A missing parent is
     /// `Insert::UnknownParent` (the foreign key says so; no separate check races it).
     ///
-    /// PostgreSQL: one statement (a data-modifying CTE), so one round trip and one commit.
-    /// SQLite: one transaction whose first statement writes, so it takes the write lock
-    /// before reading anything.
+    /// PostgreSQL: one statement (data-modifying CTEs), so one round trip and one commit;
+    /// the data is stored only when the revision is. SQLite: one transaction whose first
+    /// statement writes, so it takes the write lock before reading anything; rolled back
+    /// when the revision existed.
     /// Takes the data by value: SQLite binds it without a copy (a 16 MiB payload would
     /// otherwise be held twice while the row is written).
-    pub async fn insert(&self, revision: &Revision, data: Vec<u8>) -> Result<Insert, sqlx::Error> {
-        let select = format!("SELECT {COLUMNS} FROM revisions WHERE key = $1");
+    pub async fn insert(
+        &self,
+        revision: &Revision,
+        keys: [Option<&str>; 2],
+        data: Vec<u8>,
+    ) -> Result<Insert, sqlx::Error> {
         let insert_content = "INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING";
-        // The content row's three values, then the revision row's seven, in column order.
+        // The content row's three values, then the revision row's nine, in column order.
         macro_rules! bind_content {
             ($query:expr) => {
                 $query
@@ -286,11 +303,18 @@ impl Db {
                     .bind(&revision.media_type)
                     .bind(revision.size)
                     .bind(revision.created_at_ms)
+                    .bind(keys[0])
+                    .bind(keys[1])
             };
         }
         let created = match self {
             Db::Postgres(pool) => {
-                let sql = format!("WITH c AS ({insert_content}) {}", insert_revision_sql(4));
+                let sql = format!(
+                    "WITH r AS ({}), c AS (INSERT INTO contents (hash, media_type, data) \
+                     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM r) ON CONFLICT (hash) DO NOTHING) \
+                     SELECT * FROM r",
+                    insert_revision_sql(4)
+                );
                 match bind_revision!(bind_content!(sqlx::query(&sql)))
                     .fetch_optional(pool)
                     .await
@@ -328,109 +352,46 @@ impl Db {
         if let Some(stored) = created {
             return Ok(Insert::Stored(stored, true));
         }
-        // Someone else's identical registration won; theirs is committed, so it is visible.
-        let existing = on_pool!(self, pool => {
-            let row = sqlx::query(&select).bind(&revision.key).fetch_one(pool).await?;
-            revision_from_row!(row)
-        });
-        Ok(Insert::Stored(existing, false))
+        // Someone else's registration holding one of these keys won; it is committed, so
+        // it is visible.
+        match self.find(keys).await? {
+            Some(existing) => Ok(Insert::Stored(existing, false)),
+            None => Err(sqlx::Error::RowNotFound),
+        }
     }
 
-    /// Where a revision's data is: its media type, its size and its content hash, for
-    /// reading it in chunks ([`Db::data_chunk`]) instead of whole.
-    pub async fn data_ref(&self, key: &str) -> Result<Option<DataRef>, sqlx::Error> {
-        // SQLite reads the data by its row; PostgreSQL by its hash.
-        let rowid = match self {
-            Db::Sqlite(..) => "c.rowid",
-            Db::Postgres(_) => "CAST(NULL AS BIGINT)",
-        };
-        let sql = format!(
-            "SELECT r.media_type, r.size, r.content_hash, {rowid} AS rowid \
-             FROM revisions r JOIN contents c ON c.hash = r.content_hash WHERE r.key = $1"
+    /// The revision recorded under any of `keys` (by [`crate::schema::SCHEMES`]' order;
+    /// the oldest, should a database written before schema 2 hold twins).
+    pub async fn find(&self, keys: [Option<&str>; 2]) -> Result<Option<Revision>, sqlx::Error> {
+        let select = format!(
+            "SELECT {COLUMNS} FROM revisions WHERE key_v1 = $1 OR key_v2 = $2 ORDER BY created_at_ms, key LIMIT 1"
         );
         on_pool!(self, pool => {
-            match sqlx::query(&sql).bind(key).fetch_optional(pool).await? {
-                Some(row) => Ok(Some(DataRef {
-                    media_type: row.try_get("media_type")?,
-                    size: row.try_get("size")?,
-                    content_hash: row.try_get("content_hash")?,
-                    rowid: row.try_get("rowid")?,
-                })),
+            match sqlx::query(&select).bind(keys[0]).bind(keys[1]).fetch_optional(pool).await? {
+                Some(row) => Ok(Some(revision_from_row!(row))),
                 None => Ok(None),
             }
         })
     }
 
-    /// `len` bytes of the data at `data` from `offset` (fewer at its end). A reader holds
-    /// one chunk at a time, so a slow one costs a chunk of memory, not the revision.
-    pub async fn data_chunk(
-        &self,
-        data: &DataRef,
-        offset: u64,
-        len: usize,
-    ) -> Result<Vec<u8>, sqlx::Error> {
-        let size = data.size.max(0) as u64;
-        let len = len.min(size.saturating_sub(offset) as usize);
-        if len == 0 {
-            return Ok(Vec::new());
-        }
-        match self {
-            Db::Postgres(pool) => {
-                // A bytea stored out of line and uncompressed is sliced from its TOAST
-                // chunks without reading the rest.
-                let row = sqlx::query(
-                    "SELECT substring(data FROM CAST($2 AS INTEGER) FOR CAST($3 AS INTEGER)) AS part FROM contents WHERE hash = $1",
-                )
-                .bind(&data.content_hash)
-                .bind(offset as i64 + 1)
-                .bind(len as i64)
-                .fetch_one(pool)
-                .await?;
-                let part: Vec<u8> = row.try_get("part")?;
-                if part.len() != len {
-                    return Err(sqlx::Error::Protocol(format!(
-                        "{}: read {} bytes at {offset}, wanted {len}",
-                        data.content_hash,
-                        part.len()
-                    )));
-                }
-                Ok(part)
-            }
-            Db::Sqlite(reads, _) => {
-                let mut conn = reads.acquire().await?;
-                let (rowid, hash, size) = (
-                    data.rowid.unwrap_or(-1),
-                    data.content_hash.clone(),
-                    data.size,
-                );
-                // The read copies the chunk and walks SQLite's overflow pages: CPU work done
-                // on a blocking thread, so that the async workers keep answering requests.
-                let runtime = tokio::runtime::Handle::current();
-                let (mut conn, read) = tokio::task::spawn_blocking(move || {
-                    let read = runtime.block_on(crate::blob::read_chunk(
-                        &mut conn, rowid, &hash, size, offset, len,
-                    ));
-                    (conn, read)
-                })
-                .await
-                .map_err(|e| sqlx::Error::Protocol(format!("the chunk read failed: {e}")))?;
-                if read.is_err() {
-                    // It may be inside the read transaction still.
-                    conn.close_on_drop();
-                }
-                read
-            }
-        }
+    /// The key the revision recorded under `key` was created under (a parent named by
+    /// any of its keys is one parent).
+    pub async fn created_key(&self, key: &str) -> Result<Option<String>, sqlx::Error> {
+        let sql = format!("SELECT key FROM revisions WHERE {} = $1", column_of(key));
+        on_pool!(self, pool => {
+            Ok(sqlx::query_scalar(&sql).bind(key).fetch_optional(pool).await?)
+        })
     }
 
     /// `key` and its ancestors, nearest first, at most `limit` of them.
     pub async fn history(&self, key: &str, limit: i64) -> Result<Vec<Revision>, sqlx::Error> {
         let sql = format!(
             "WITH RECURSIVE chain (key, depth) AS ( \
-               SELECT CAST($1 AS TEXT), 0 \
+               SELECT r0.key, 0 FROM revisions r0 WHERE r0.{} = $1 \
                UNION ALL SELECT r.parent, c.depth + 1 FROM revisions r JOIN chain c ON r.key = c.key \
                WHERE r.parent IS NOT NULL AND c.depth + 1 < CAST($2 AS BIGINT)) \
              SELECT {} FROM chain JOIN revisions rv ON rv.key = chain.key ORDER BY chain.depth",
+            column_of(key),
             COLUMNS.split(", ").map(|c| format!("rv.{c}")).collect::<Vec<_>>().join(", ")
         );
         on_pool!(self, pool => {
@@ -441,95 +402,6 @@ impl Db {
             }
             Ok(out)
         })
-    }
-
-    /// (revisions, contents): for tests and operators.
-    pub async fn counts(&self) -> Result<(i64, i64), sqlx::Error> {
-        on_pool!(self, pool => {
-            let revisions: i64 = sqlx::query("SELECT COUNT(*) AS n FROM revisions").fetch_one(pool).await?.try_get("n")?;
-            let contents: i64 = sqlx::query("SELECT COUNT(*) AS n FROM contents").fetch_one(pool).await?.try_get("n")?;
-            Ok((revisions, contents))
-        })
-    }
-
-    /// Every revision's (key, parent, content hash), by key: for tests and operators.
-    pub async fn revision_index(
-        &self,
-    ) -> Result<Vec<(String, Option<String>, String)>, sqlx::Error> {
-        on_pool!(self, pool => {
-            let rows = sqlx::query("SELECT key, parent, content_hash FROM revisions ORDER BY key")
-                .fetch_all(pool)
-                .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            for row in rows {
-                out.push((row.try_get("key")?, row.try_get("parent")?, row.try_get("content_hash")?));
-            }
-            Ok(out)
-        })
-    }
-
-    /// The database's own consistency check, plus the registry's invariants: every parent
-    /// and every content a revision names exists. Returns the problems found.
-    pub async fn integrity_problems(&self) -> Result<Vec<String>, sqlx::Error> {
-        let mut problems = Vec::new();
-        match self {
-            Db::Sqlite(pool, _) => {
-                for row in sqlx::query("PRAGMA integrity_check")
-                    .fetch_all(pool)
-                    .await?
-                {
-                    let line: String = row.try_get(0)?;
-                    if line != "ok" {
-                        problems.push(format!("integrity_check: {line}"));
-                    }
-                }
-                for row in sqlx::query("PRAGMA foreign_key_check")
-                    .fetch_all(pool)
-                    .await?
-                {
-                    let table: String = row.try_get(0)?;
-                    problems.push(format!(
-                        "foreign_key_check: a row of {table} names a missing row"
-                    ));
-                }
-            }
-            Db::Postgres(pool) => {
-                // amcheck (in postgresql-contrib) verifies the B-tree indexes, unique ones included.
-                sqlx::query("CREATE EXTENSION IF NOT EXISTS amcheck")
-                    .execute(pool)
-                    .await?;
-                let indexes = sqlx::query(
-                    "SELECT c.oid::regclass::text AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
-                     JOIN pg_class t ON t.oid = i.indrelid WHERE t.relname IN ('revisions', 'contents')",
-                )
-                .fetch_all(pool)
-                .await?;
-                for row in indexes {
-                    let name: String = row.try_get("name")?;
-                    sqlx::query("SELECT bt_index_check(CAST($1 AS regclass), true)")
-                        .bind(&name)
-                        .execute(pool)
-                        .await?;
-                }
-            }
-        }
-        let orphans = on_pool!(self, pool => {
-            let n: i64 = sqlx::query(
-                "SELECT COUNT(*) AS n FROM revisions r WHERE (r.parent IS NOT NULL AND NOT EXISTS \
-                 (SELECT 1 FROM revisions p WHERE p.key = r.parent)) OR NOT EXISTS \
-                 (SELECT 1 FROM contents c WHERE c.hash = r.content_hash)",
-            )
-            .fetch_one(pool)
-            .await?
-            .try_get("n")?;
-            n
-        });
-        if orphans != 0 {
-            problems.push(format!(
-                "{orphans} revisions name a missing parent or content"
-            ));
-        }
-        Ok(problems)
     }
 
     /// Each pool's size and idle connections, for `/metrics`.
@@ -567,7 +439,7 @@ mod tests {
     fn the_revision_insert_numbers_its_parameters_from_the_given_one() {
         let sql = super::insert_revision_sql(4);
         assert!(
-            sql.contains("VALUES ($4, $5, $6, $7, $8, $9, $10)"),
+            sql.contains("VALUES ($4, $5, $6, $7, $8, $9, $10, $11, $12)"),
             "{sql}"
         );
     }

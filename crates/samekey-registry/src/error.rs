@@ -43,6 +43,10 @@ pub enum ApiError {
     InvalidHost(String),
     /// The body could not be read (the client sent a malformed chunk, or left).
     InvalidBody(String),
+    /// The database refused the revision for its schemes: this process's key ring lacks
+    /// a scheme the database requires, or has one it retired (a rollout step ran after
+    /// this process started). Another process, or this one redeployed, can write it.
+    SchemeRequired(String),
     /// The database failed; the request can be retried.
     Database(sqlx::Error),
     Internal(String),
@@ -80,7 +84,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::UnknownParent(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ApiError::Database(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Database(_) | ApiError::SchemeRequired(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -103,6 +107,7 @@ impl ApiError {
             ApiError::InvalidHost(_) => "invalid_host",
             ApiError::InvalidBody(_) => "invalid_body",
             ApiError::Database(_) => "database_unavailable",
+            ApiError::SchemeRequired(_) => "scheme_required",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -141,6 +146,10 @@ impl ApiError {
             | ApiError::InvalidHost(why)
             | ApiError::InvalidBody(why) => why.clone(),
             ApiError::Database(_) => "the database did not complete the request; retry it".into(),
+            ApiError::SchemeRequired(ring) => format!(
+                "the database records revisions under schemes this server's key ring ({ring}) does not derive, or retired one of its schemes: \
+                 the server must be redeployed with the database's schemes; another server may take the request"
+            ),
             ApiError::Internal(_) => "the server failed; the request can be retried".into(),
         }
     }

@@ -5,15 +5,20 @@
 // The one exception is src/blob.rs (SQLite incremental blob reads), allowed there.
 #![deny(unsafe_code)]
 
+pub mod admin;
 pub mod api;
 pub mod auth;
 mod blob;
 mod body;
 mod data_body;
 pub mod db;
+mod db_check;
+pub mod db_data;
 pub mod error;
 pub mod metrics;
 pub mod register;
+pub mod schema;
+pub mod schemes;
 pub mod server;
 
 use std::net::SocketAddr;
@@ -24,6 +29,7 @@ use std::time::Duration;
 use samekey::{KeyRing, Scheme};
 use tokio::net::TcpListener;
 
+pub use admin::SchemesArgs;
 pub use api::{router, AppState, RequestLimits};
 pub use db::{Db, Revision};
 
@@ -194,6 +200,11 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
     )?;
     let db = Db::connect(&args.database, args.db_connections).await?;
     if let Err(e) = db.require_writable(&args.database).await {
+        db.close().await;
+        return Err(e.into());
+    }
+    // A ring that could create a twin of what the database holds does not start.
+    if let Err(e) = schemes::settle(&db, &ring).await {
         db.close().await;
         return Err(e.into());
     }

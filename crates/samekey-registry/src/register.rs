@@ -2,7 +2,6 @@
 //! key under each scheme of the key ring (the primary first), then finding or storing it.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use samekey::{canonicalize_json_text, derive_revision, KeyRing, RevisionKey};
 use tokio::sync::Semaphore;
@@ -131,6 +130,17 @@ impl Registrar {
                 ApiError::Internal(format!("too many registrations in flight: {e}"))
             })?;
         let task = tokio::spawn(async move {
+            // A parent named by any of its keys is one parent: the child's keys are derived
+            // over the key the parent was created under, whichever ring answers.
+            let parent = match parent {
+                Some(given) => Some(
+                    this.db
+                        .created_key(&given)
+                        .await?
+                        .ok_or(ApiError::UnknownParent(given))?,
+                ),
+                None => None,
+            };
             let r = this.prepare(media_type, body, parent).await?;
             let stored = this.store(r).await;
             drop(tracked);
@@ -175,19 +185,11 @@ impl Registrar {
         .map_err(|e| ApiError::Internal(format!("hashing task failed: {e}")))?
     }
 
-    /// Finds the revision under an older accepted scheme, or stores it under the primary
-    /// one (which finds it too if it exists: the insert does nothing on conflict).
+    /// Stores the revision under the primary scheme, recorded under its key in every
+    /// scheme of the ring; the database answers with the existing revision when one holds
+    /// any of those keys (one created by a process of another ring included).
     async fn store(&self, r: Registration) -> Result<(Revision, bool), ApiError> {
-        for older in &r.candidates[1..] {
-            if let Some(existing) = self.db.revision(&older.key).await? {
-                return Ok((existing, false));
-            }
-        }
         let primary = &r.candidates[0];
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or(0);
         let revision = Revision {
             key: primary.key.clone(),
             parent: r.parent.clone(),
@@ -195,12 +197,35 @@ impl Registrar {
             content_hash: primary.content_hash.clone(),
             media_type: r.media_type.to_string(),
             size: r.data.len() as i64,
-            created_at_ms: now,
+            created_at_ms: crate::db::now_ms(),
         };
-        match self.db.insert(&revision, r.data).await? {
-            Insert::Stored(stored, created) => Ok((stored, created)),
-            Insert::UnknownParent => Err(ApiError::UnknownParent(r.parent.unwrap_or_default())),
+        let keys = crate::schema::SCHEMES.map(|s| {
+            r.candidates
+                .iter()
+                .find(|c| c.scheme == s.as_str())
+                .map(|c| c.key.as_str())
+        });
+        match self.db.insert(&revision, keys, r.data).await {
+            Ok(Insert::Stored(stored, created)) => Ok((stored, created)),
+            Ok(Insert::UnknownParent) => Err(ApiError::UnknownParent(r.parent.unwrap_or_default())),
+            // The database moved past this ring (a rollout step ran after this process
+            // started): it may still answer what exists, and must not create anything.
+            Err(e) if crate::db::is_scheme_refusal(&e) => match self.db.find(keys).await? {
+                Some(existing) => Ok((existing, false)),
+                None => Err(ApiError::SchemeRequired(self.ring_names())),
+            },
+            Err(e) => Err(e.into()),
         }
+    }
+
+    /// The ring's schemes, primary first, as the logs and problems name them.
+    pub fn ring_names(&self) -> String {
+        self.ring
+            .accepted()
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

@@ -1,0 +1,257 @@
+//! Changing the scheme while the registry runs: processes of different key rings on one
+//! database, as every rolling deploy has them. One (parent, data) is one revision whatever
+//! ring answers, sequentially and concurrently, and every client is told the key the
+//! revision was created under.
+
+mod common;
+
+use std::collections::HashSet;
+use std::process::{Command, Stdio};
+
+use common::{client, fresh_db, post_json, Backend, Server, TestDb};
+use samekey::Scheme;
+use samekey_registry::schemes;
+
+const OLD: &[&str] = &["--scheme", "v1"];
+const EXPAND: &[&str] = &["--scheme", "v1", "--accept", "v2"];
+const SWITCH: &[&str] = &["--scheme", "v2", "--accept", "v1"];
+const NEW: &[&str] = &["--scheme", "v2"];
+
+fn payload(i: usize) -> String {
+    format!(r#"{{"payload":{i},"rows":[1,2,3]}}"#)
+}
+
+/// The server's exit status and what it printed when it refuses to start.
+fn refused(db: &TestDb, ring: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_samekey-registry"))
+        .args(["--database", &db.url, "--listen", "127.0.0.1:0"])
+        .args(ring)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        !out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every payload posted to both servers at once: each payload's two answers, which must
+/// name one key, and the number of revisions the database holds must be the payloads'.
+async fn race(db: &TestDb, a: &Server, b: &Server, payloads: std::ops::Range<usize>) {
+    let client = client();
+    let mut tasks = Vec::new();
+    for i in payloads.clone() {
+        for server in [a.url("/v1/revisions"), b.url("/v1/revisions")] {
+            let client = client.clone();
+            tasks.push(tokio::spawn(async move {
+                let r = common::post(&client, &server, "application/json", payload(i)).await;
+                let status = r.status().as_u16();
+                let body: serde_json::Value = r.json().await.unwrap();
+                (i, status, body)
+            }));
+        }
+    }
+    let mut keys = std::collections::HashMap::new();
+    for t in tasks {
+        let (i, status, body) = t.await.unwrap();
+        assert!(
+            status == 200 || status == 201,
+            "payload {i}: {status} {body}"
+        );
+        let key = body["key"].as_str().unwrap().to_string();
+        let first = keys.entry(i).or_insert_with(|| key.clone());
+        assert_eq!(*first, key, "payload {i}: two servers answered two keys");
+    }
+    let (revisions, _) = db.counts().await;
+    assert_eq!(
+        revisions as usize, payloads.end,
+        "one revision per payload: {} payloads, {revisions} revisions",
+        payloads.end
+    );
+}
+
+async fn rings_side_by_side_create_one_revision_per_payload(first: &[&str], second: &[&str]) {
+    let db = fresh_db(Backend::Postgres).await;
+    let a = Server::start(&db, first);
+    let b = Server::start(&db, second);
+    race(&db, &a, &b, 0..40).await;
+    // And one after the other, the newer ring first, then the older.
+    let client = client();
+    let (s1, one) = post_json(&client, &b, None, &payload(100)).await;
+    let (s2, two) = post_json(&client, &a, None, &payload(100)).await;
+    assert_eq!(
+        (s1, s2),
+        (201, 200),
+        "created by the first, found by the second"
+    );
+    assert_eq!(
+        one["key"], two["key"],
+        "the second answers the creator's key"
+    );
+    assert_eq!(db.counts().await.0, 41);
+}
+
+#[tokio::test]
+async fn old_and_expanded_rings_on_postgres() {
+    rings_side_by_side_create_one_revision_per_payload(OLD, EXPAND).await;
+}
+
+#[tokio::test]
+async fn expanded_and_switched_rings_on_postgres() {
+    rings_side_by_side_create_one_revision_per_payload(EXPAND, SWITCH).await;
+}
+
+#[tokio::test]
+async fn old_ring_beside_the_one_step_v2_plus_v1_on_postgres() {
+    rings_side_by_side_create_one_revision_per_payload(OLD, SWITCH).await;
+}
+
+/// The rollout on one database, each step with a process of the step before still
+/// serving: every payload keeps the key of its first answer, and a process whose ring the
+/// database has moved past refuses to start, or refuses writes with scheme_required.
+async fn the_rollout_step_by_step(backend: Backend) {
+    let db = fresh_db(backend).await;
+    let client = client();
+    let mut told = std::collections::HashMap::new();
+    let mut check = |i: usize, status: u16, body: &serde_json::Value| {
+        assert!(
+            status == 200 || status == 201,
+            "payload {i}: {status} {body}"
+        );
+        let key = body["key"].as_str().unwrap().to_string();
+        let first = told.entry(i).or_insert_with(|| key.clone());
+        assert_eq!(*first, key, "payload {i} was told two keys");
+    };
+    let old = Server::start(&db, OLD);
+    for i in 0..10 {
+        let (s, b) = post_json(&client, &old, None, &payload(i)).await;
+        check(i, s, &b);
+    }
+    // A v2-only process would not find the v1 revisions: it does not start.
+    let (failed, why) = refused(&db, NEW);
+    assert!(failed && why.contains("add v1 to --accept"), "{why}");
+
+    // Expand, beside the old one.
+    let expand = Server::start(&db, EXPAND);
+    for i in 0..20 {
+        for server in [&old, &expand] {
+            let (s, b) = post_json(&client, server, None, &payload(i)).await;
+            check(i, s, &b);
+        }
+    }
+    // Require v2: the old revisions get their v2 keys; the old ring can no longer write.
+    let done = schemes::require(&db.open().await, Scheme::V2)
+        .await
+        .unwrap();
+    assert_eq!(
+        done.recorded, 20,
+        "payloads 0-19, which the old process created"
+    );
+    let (s, b) = post_json(&client, &old, None, &payload(50)).await;
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (503, Some("scheme_required")),
+        "{b}"
+    );
+    let (s, b) = post_json(&client, &old, None, &payload(3)).await;
+    check(3, s, &b);
+    drop(old);
+    let (failed, why) = refused(&db, OLD);
+    assert!(failed && why.contains("add v2 to --accept"), "{why}");
+
+    // Switch, beside the expanded one.
+    let switch = Server::start(&db, SWITCH);
+    for i in 0..30 {
+        for server in [&expand, &switch] {
+            let (s, b) = post_json(&client, server, None, &payload(i)).await;
+            check(i, s, &b);
+        }
+    }
+    drop(expand);
+    // Retire v1: nothing new is recorded under it; the switched ring can no longer write.
+    let db_handle = db.open().await;
+    schemes::retire(&db_handle, Scheme::V1).await.unwrap();
+    let (s, b) = post_json(&client, &switch, None, &payload(60)).await;
+    assert_eq!(
+        (s, b["code"].as_str()),
+        (503, Some("scheme_required")),
+        "{b}"
+    );
+    drop(switch);
+    let (failed, why) = refused(&db, SWITCH);
+    assert!(failed && why.contains("remove v1"), "{why}");
+
+    // Contract: v2 alone answers every payload with the key it was first told.
+    let new = Server::start(&db, NEW);
+    for i in 0..40 {
+        let (s, b) = post_json(&client, &new, None, &payload(i)).await;
+        check(i, s, &b);
+    }
+    assert_eq!(db.counts().await.0, 40, "one revision per payload");
+    let created: HashSet<_> = told.values().map(|k| &k[..7]).collect();
+    assert_eq!(created, HashSet::from(["rev:v1:", "rev:v2:"]));
+    let status = schemes::status(&db_handle).await.unwrap();
+    assert_eq!(
+        status,
+        vec![
+            (Scheme::V1, schemes::State::Retired, 30, 30),
+            (Scheme::V2, schemes::State::Required, 10, 40)
+        ],
+        "v1: 30 created (0-29, by the old and expanded rings), none recorded after its retirement; \
+         v2: 10 created (30-39), every revision recorded"
+    );
+    // A retired scheme is never required again.
+    assert!(schemes::require(&db_handle, Scheme::V1).await.is_err());
+}
+
+#[tokio::test]
+async fn the_rollout_step_by_step_on_sqlite() {
+    the_rollout_step_by_step(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn the_rollout_step_by_step_on_postgres() {
+    the_rollout_step_by_step(Backend::Postgres).await;
+}
+
+/// A child registered by its parent's key under another scheme is the same child.
+#[tokio::test]
+async fn a_parent_named_by_any_of_its_keys_is_one_parent() {
+    let db = fresh_db(Backend::Sqlite).await;
+    let server = Server::start(&db, EXPAND);
+    let client = client();
+    let (_, root) = post_json(&client, &server, None, r#"{"root":true}"#).await;
+    let v1 = root["key"].as_str().unwrap().to_string();
+    let data = samekey::content_hash(Scheme::V2, br#"{"root":true}"#).unwrap();
+    let v2 = samekey::derive_revision(Scheme::V2, None, &data, None)
+        .unwrap()
+        .to_string();
+    let (s1, one) = post_json(&client, &server, Some(&v1), r#"{"child":1}"#).await;
+    let (s2, two) = post_json(&client, &server, Some(&v2), r#"{"child":1}"#).await;
+    assert_eq!((s1, s2), (201, 200));
+    assert_eq!(one["key"], two["key"]);
+    assert_eq!(two["parent"].as_str(), Some(v1.as_str()));
+    // Read by its v2 key, the root is the same revision.
+    let read = common::get_json(&client, &server, &format!("/v1/revisions/{v2}")).await;
+    assert_eq!(read["key"].as_str(), Some(v1.as_str()));
+}
+
+/// Retiring needs another required scheme; a fresh database requires its first ring's
+/// primary.
+#[tokio::test]
+async fn retiring_the_only_required_scheme_is_refused() {
+    let db = fresh_db(Backend::Sqlite).await;
+    drop(Server::start(&db, SWITCH));
+    let handle = db.open().await;
+    let states = schemes::states(&handle).await.unwrap();
+    assert_eq!(
+        states,
+        vec![
+            (Scheme::V1, schemes::State::Optional),
+            (Scheme::V2, schemes::State::Required)
+        ]
+    );
+    let e = schemes::retire(&handle, Scheme::V2).await.unwrap_err();
+    assert!(e.to_string().contains("no other scheme is required"), "{e}");
+}
