@@ -109,11 +109,12 @@ pub fn key_column(scheme: samekey::Scheme) -> &'static str {
 
 /// The column to look `key` up in: its scheme's (a key text the API has parsed).
 pub(crate) fn column_of(key: &str) -> &'static str {
-    if key.starts_with("rev:v2:") {
-        "key_v2"
+    let v2 = key.starts_with("rev:v2:");
+    key_column(if v2 {
+        samekey::Scheme::V2
     } else {
-        "key_v1"
-    }
+        samekey::Scheme::V1
+    })
 }
 
 pub(crate) fn now_ms() -> i64 {
@@ -153,6 +154,50 @@ macro_rules! on_pool {
         }
     };
 }
+
+/// `$body` in one transaction that holds the database's write lock, with `$conn` its
+/// connection; committed when it returns `Ok`, rolled back otherwise. SQLite: `BEGIN
+/// IMMEDIATE` (other processes wait in busy_timeout). PostgreSQL: the schema's advisory
+/// lock, and with `$lock_revisions` a lock that no revision insert passes, taken after
+/// every insert that started before it has ended. `$err` is the body's error type (it
+/// takes `sqlx::Error`s).
+macro_rules! write_locked {
+    ($db:expr, $lock_revisions:expr, $err:ty, $conn:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Sqlite(_, writes) => {
+                let mut c = writes.acquire().await?;
+                sqlx::query("BEGIN IMMEDIATE").execute(&mut *c).await?;
+                let $conn = &mut *c;
+                let result: Result<_, $err> = async { $body }.await;
+                let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+                if let Err(e) = sqlx::query(end).execute(&mut *c).await {
+                    c.close_on_drop();
+                    return Err(e.into());
+                }
+                result
+            }
+            $crate::db::Db::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind($crate::schema::PG_LOCK)
+                    .execute(&mut *tx)
+                    .await?;
+                if $lock_revisions {
+                    sqlx::query("LOCK TABLE revisions IN SHARE ROW EXCLUSIVE MODE")
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                let $conn = &mut *tx;
+                let result: Result<_, $err> = async { $body }.await;
+                if result.is_ok() {
+                    tx.commit().await?;
+                }
+                result
+            }
+        }
+    };
+}
+pub(crate) use write_locked;
 
 const COLUMNS: &str = "key, parent, scheme, content_hash, media_type, size, created_at_ms";
 

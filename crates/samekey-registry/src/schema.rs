@@ -163,29 +163,9 @@ pub async fn migrate(db: &Db) -> Result<i64, SchemaError> {
             found
         }};
     }
-    let found = match db {
-        Db::Sqlite(_, writes) => {
-            let mut conn = writes.acquire().await?;
-            sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
-            let result: Result<i64, SchemaError> =
-                async { Ok(run!(conn, |m: &Migration| m.1.iter())) }.await;
-            let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
-            if let Err(e) = sqlx::query(end).execute(&mut *conn).await {
-                conn.close_on_drop();
-                return Err(e.into());
-            }
-            result?
-        }
-        Db::Postgres(pool) => {
-            let mut tx = pool.begin().await?;
-            sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                .bind(PG_LOCK)
-                .execute(&mut *tx)
-                .await?;
-            let found = run!(tx, |m: &Migration| m.2.iter());
-            tx.commit().await?;
-            found
-        }
-    };
+    let sqlite = matches!(db, Db::Sqlite(..));
+    let found = crate::db::write_locked!(db, false, SchemaError, conn => {
+        Ok(run!(conn, |m: &Migration| if sqlite { m.1.iter() } else { m.2.iter() }))
+    })?;
     Ok(found)
 }

@@ -16,7 +16,7 @@ use samekey::{content_hash, derive_revision, KeyRing, Scheme};
 use sqlx::Row;
 
 use crate::db::{key_column, Db};
-use crate::schema::{PG_LOCK, SCHEMES};
+use crate::schema::SCHEMES;
 
 /// A scheme's state in this database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,43 +112,6 @@ pub struct Backfill {
     pub twins: u64,
 }
 
-/// A transaction that holds the database's write lock: no revision is inserted while it
-/// runs, and every insert that started before it has ended.
-macro_rules! locked {
-    ($db:expr, $conn:ident => $body:expr) => {
-        match $db {
-            Db::Sqlite(_, writes) => {
-                let mut c = writes.acquire().await?;
-                sqlx::query("BEGIN IMMEDIATE").execute(&mut *c).await?;
-                let $conn = &mut *c;
-                let result: Result<_, sqlx::Error> = async { $body }.await;
-                let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
-                if let Err(e) = sqlx::query(end).execute(&mut *c).await {
-                    c.close_on_drop();
-                    return Err(e);
-                }
-                result
-            }
-            Db::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind(PG_LOCK)
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query("LOCK TABLE revisions IN SHARE ROW EXCLUSIVE MODE")
-                    .execute(&mut *tx)
-                    .await?;
-                let $conn = &mut *tx;
-                let result: Result<_, sqlx::Error> = async { $body }.await;
-                if result.is_ok() {
-                    tx.commit().await?;
-                }
-                result
-            }
-        }
-    };
-}
-
 fn refused(why: String) -> sqlx::Error {
     sqlx::Error::Configuration(why.into())
 }
@@ -221,7 +184,7 @@ pub async fn require(db: &Db, scheme: Scheme) -> Result<Backfill, sqlx::Error> {
             Ok(done)
         }};
     }
-    locked!(db, conn => body!(conn))
+    crate::db::write_locked!(db, true, sqlx::Error, conn => body!(conn))
 }
 
 /// Retires `scheme`: no new revision is recorded under it. Another scheme must be required.
@@ -263,7 +226,7 @@ pub async fn retire(db: &Db, scheme: Scheme) -> Result<(), sqlx::Error> {
             Ok(())
         }};
     }
-    locked!(db, conn => body!(conn))
+    crate::db::write_locked!(db, true, sqlx::Error, conn => body!(conn))
 }
 
 /// At a process's start: a database where no scheme is required yet (new, or just

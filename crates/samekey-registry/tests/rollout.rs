@@ -6,7 +6,6 @@
 mod common;
 
 use std::collections::HashSet;
-use std::process::{Command, Stdio};
 
 use common::{client, fresh_db, post_json, Backend, Server, TestDb};
 use samekey::Scheme;
@@ -19,21 +18,6 @@ const NEW: &[&str] = &["--scheme", "v2"];
 
 fn payload(i: usize) -> String {
     format!(r#"{{"payload":{i},"rows":[1,2,3]}}"#)
-}
-
-/// The server's exit status and what it printed when it refuses to start.
-fn refused(db: &TestDb, ring: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_samekey-registry"))
-        .args(["--database", &db.url, "--listen", "127.0.0.1:0"])
-        .args(ring)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    (
-        !out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Every payload posted to both servers at once: each payload's two answers, which must
@@ -129,8 +113,8 @@ async fn the_rollout_step_by_step(backend: Backend) {
         check(i, s, &b);
     }
     // A v2-only process would not find the v1 revisions: it does not start.
-    let (failed, why) = refused(&db, NEW);
-    assert!(failed && why.contains("add v1 to --accept"), "{why}");
+    let why = Server::refused(&db, NEW);
+    assert!(why.contains("add v1 to --accept"), "{why}");
 
     // Expand, beside the old one.
     let expand = Server::start(&db, EXPAND);
@@ -157,8 +141,8 @@ async fn the_rollout_step_by_step(backend: Backend) {
     let (s, b) = post_json(&client, &old, None, &payload(3)).await;
     check(3, s, &b);
     drop(old);
-    let (failed, why) = refused(&db, OLD);
-    assert!(failed && why.contains("add v2 to --accept"), "{why}");
+    let why = Server::refused(&db, OLD);
+    assert!(why.contains("add v2 to --accept"), "{why}");
 
     // Switch, beside the expanded one.
     let switch = Server::start(&db, SWITCH);
@@ -179,8 +163,8 @@ async fn the_rollout_step_by_step(backend: Backend) {
         "{b}"
     );
     drop(switch);
-    let (failed, why) = refused(&db, SWITCH);
-    assert!(failed && why.contains("remove v1"), "{why}");
+    let why = Server::refused(&db, SWITCH);
+    assert!(why.contains("remove v1"), "{why}");
 
     // Contract: v2 alone answers every payload with the key it was first told.
     let new = Server::start(&db, NEW);

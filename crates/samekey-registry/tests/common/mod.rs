@@ -128,6 +128,21 @@ impl Server {
         Server { child, base }
     }
 
+    /// What the server printed on stderr when it refused to start on `db` with `extra`
+    /// (it must exit unsuccessfully).
+    pub fn refused(db: &TestDb, extra: &[&str]) -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_samekey-registry"))
+            .args(["--database", &db.url, "--listen", "127.0.0.1:0"])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success(), "the server started: {stderr}");
+        stderr
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
