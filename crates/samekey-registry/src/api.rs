@@ -306,7 +306,13 @@ async fn metrics(
     State(state): State<Arc<AppState>>,
     StrictQuery(NoParams {}): StrictQuery<NoParams>,
 ) -> Response {
-    let text = state.metrics.render(&state.registrar.db.pool_states());
+    let registrar = &state.registrar;
+    let schemes = crate::schemes::states(&registrar.db).await.ok();
+    let text = state.metrics.render(
+        &registrar.db.pool_states(),
+        &registrar.ring,
+        schemes.as_deref(),
+    );
     (
         [(
             header::CONTENT_TYPE,

@@ -121,8 +121,41 @@ impl Metrics {
     }
 
     /// The exposition text.
-    pub fn render(&self, pools: &[PoolState]) -> String {
+    /// The exposition; `ring` is this process's key ring, `schemes` each scheme's state in
+    /// the database (left out when the database did not answer).
+    pub fn render(
+        &self,
+        pools: &[PoolState],
+        ring: &samekey::KeyRing,
+        schemes: Option<&[(samekey::Scheme, crate::schemes::State)]>,
+    ) -> String {
         let mut out = Exposition::default();
+        out.family(
+            "samekey_registry_ring",
+            "gauge",
+            "This process's key ring: 1 for each scheme, by role (primary or accepted).",
+        );
+        for s in ring.accepted() {
+            let role = if *s == ring.primary() {
+                "primary"
+            } else {
+                "accepted"
+            };
+            out.sample(&format!("{{scheme=\"{s}\",role=\"{role}\"}}"), 1);
+        }
+        if let Some(schemes) = schemes {
+            out.family(
+                "samekey_registry_scheme_state",
+                "gauge",
+                "1 for each scheme's state in the database: required, retired or optional.",
+            );
+            for (s, state) in schemes {
+                out.sample(
+                    &format!("{{scheme=\"{s}\",state=\"{}\"}}", state.as_str()),
+                    1,
+                );
+            }
+        }
         out.family(
             "samekey_registry_registrations_total",
             "counter",

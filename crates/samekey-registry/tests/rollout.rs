@@ -124,6 +124,19 @@ async fn the_rollout_step_by_step(backend: Backend) {
             check(i, s, &b);
         }
     }
+    // Where the rollout stands, in /metrics: this process's ring and the database's schemes.
+    let metrics = common::get_text(&client, &expand, "/metrics").await;
+    for line in [
+        r#"samekey_registry_ring{scheme="v1",role="primary"} 1"#,
+        r#"samekey_registry_ring{scheme="v2",role="accepted"} 1"#,
+        r#"samekey_registry_scheme_state{scheme="v1",state="required"} 1"#,
+        r#"samekey_registry_scheme_state{scheme="v2",state="optional"} 1"#,
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "no {line} in:\n{metrics}"
+        );
+    }
     // Require v2: the old revisions get their v2 keys; the old ring can no longer write.
     let done = schemes::require(&db.open().await, Scheme::V2)
         .await
