@@ -1,7 +1,10 @@
 //! `just bench-registry`: registrations per second and p50/p99 latency at concurrency 1
 //! and 32, on SQLite and PostgreSQL, next to a baseline that inserts the same rows with
 //! the same durability settings directly through SQL. The two alternate in rounds within
-//! one run, so that a noisy neighbour or a slow disk moment falls on both. Prints a table.
+//! one run, so that a noisy neighbour or a slow disk moment falls on both. A third side,
+//! a registry whose ring has two schemes (`--scheme v1 --accept v2`, the expand step: each
+//! revision keyed and recorded under both), alternates with them and is compared with the
+//! one-scheme registry. Prints a table.
 //!
 //! The server runs in this process through the real server loop (`samekey_registry::run`);
 //! the load comes from reqwest over loopback HTTP/1.1 keep-alive connections, one per
@@ -121,6 +124,7 @@ type RoundOp = Arc<dyn Fn(usize) -> Pin<Box<dyn Future<Output = ()> + Send>> + S
 async fn registry(
     url: String,
     run: &'static str,
+    accept: &[Scheme],
 ) -> (
     RoundOp,
     tokio::sync::oneshot::Sender<()>,
@@ -128,6 +132,7 @@ async fn registry(
 ) {
     let mut args = ServeArgs::defaults(&url);
     args.db_connections = 32;
+    args.accept = accept.to_vec();
     let state = samekey_registry::state(&args).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/v1/revisions", listener.local_addr().unwrap());
@@ -185,7 +190,7 @@ async fn direct_sql(url: String, run: &'static str) -> (RoundOp, Db) {
                     let mut tx = $pool.begin().await.unwrap();
                     sqlx::query("INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3)")
                         .bind(hash).bind("application/json").bind(data).execute(&mut *tx).await.unwrap();
-                    sqlx::query("INSERT INTO revisions (key, parent, scheme, content_hash, media_type, size, created_at_ms) VALUES ($1, NULL, 'v1', $2, 'application/json', $3, $4)")
+                    sqlx::query("INSERT INTO revisions (key, parent, scheme, content_hash, media_type, size, created_at_ms, key_v1) VALUES ($1, NULL, 'v1', $2, 'application/json', $3, $4, $1)")
                         .bind(key).bind(hash).bind(data.len() as i64).bind(0i64).execute(&mut *tx).await.unwrap();
                     tx.commit().await.unwrap();
                 }};
@@ -216,29 +221,37 @@ fn main() {
     }
     println!("{} registrations of ~110-byte JSON per cell in {ROUNDS} rounds alternating with the direct-SQL baseline;", ROUNDS * PER_ROUND);
     println!("SQLite WAL synchronous=FULL, PostgreSQL fsync=on synchronous_commit=on\n");
-    println!("| database | concurrency | registry req/s | p50 ms | p99 ms | direct SQL rows/s | p50 ms | p99 ms | registry / SQL |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| database | concurrency | registry req/s | p50 ms | p99 ms | direct SQL rows/s | p50 ms | p99 ms | registry / SQL | ring v1+v2 req/s | p50 ms | p99 ms | v1+v2 / v1 |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     runtime.block_on(async {
         for backend in backends {
             for (n, concurrency) in [1usize, 32].into_iter().enumerate() {
-                let (reg_run, sql_run) = if n == 0 { ("r1", "s1") } else { ("r32", "s32") };
+                let (reg_run, two_run, sql_run) =
+                    if n == 0 { ("r1", "t1", "s1") } else { ("r32", "t32", "s32") };
                 let url = fresh_url(backend, admin.as_deref(), &format!("bench_reg_{n}"), dir.path()).await;
-                let (post, stop, server) = registry(url, reg_run).await;
+                let (post, stop, server) = registry(url, reg_run, &[]).await;
+                // The expand step's ring: the same primary, every revision also keyed under v2.
+                let url = fresh_url(backend, admin.as_deref(), &format!("bench_two_{n}"), dir.path()).await;
+                let (post_two, stop_two, server_two) = registry(url, two_run, &[Scheme::V2]).await;
                 let url = fresh_url(backend, admin.as_deref(), &format!("bench_sql_{n}"), dir.path()).await;
                 let (insert, db) = direct_sql(url, sql_run).await;
-                let (mut reg, mut sql) = (Side::default(), Side::default());
+                let (mut reg, mut two, mut sql) = (Side::default(), Side::default(), Side::default());
                 for round in 0..ROUNDS {
                     let rows = round * PER_ROUND..(round + 1) * PER_ROUND;
                     reg.add(load(concurrency, rows.clone(), post.clone()).await);
+                    two.add(load(concurrency, rows.clone(), post_two.clone()).await);
                     sql.add(load(concurrency, rows, insert.clone()).await);
                 }
+                let _ = stop_two.send(());
+                server_two.await.unwrap();
                 let _ = stop.send(());
                 server.await.unwrap();
                 db.close().await;
-                let (reg, sql) = (reg.stats(), sql.stats());
+                let (reg, two, sql) = (reg.stats(), two.stats(), sql.stats());
                 println!(
-                    "| {backend} | {concurrency} | {:.0} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} | {:.2}x |",
-                    reg.per_second, reg.p50_ms, reg.p99_ms, sql.per_second, sql.p50_ms, sql.p99_ms, reg.per_second / sql.per_second
+                    "| {backend} | {concurrency} | {:.0} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} | {:.2}x | {:.0} | {:.2} | {:.2} | {:.2}x |",
+                    reg.per_second, reg.p50_ms, reg.p99_ms, sql.per_second, sql.p50_ms, sql.p99_ms, reg.per_second / sql.per_second,
+                    two.per_second, two.p50_ms, two.p99_ms, two.per_second / reg.per_second
                 );
             }
         }

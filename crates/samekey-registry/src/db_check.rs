@@ -16,17 +16,24 @@ impl Db {
         })
     }
 
-    /// Every revision's (key, parent, content hash), by key: for tests and operators.
+    /// Every revision's (key, parent, the SHA-256 content hash of its data whatever scheme
+    /// it was created under), by key: for tests and operators. Twins made under two
+    /// schemes (`sha256:` and `blake3:` content hashes) show the same third field.
     pub async fn revision_index(
         &self,
     ) -> Result<Vec<(String, Option<String>, String)>, sqlx::Error> {
         on_pool!(self, pool => {
-            let rows = sqlx::query("SELECT key, parent, content_hash FROM revisions ORDER BY key")
-                .fetch_all(pool)
-                .await?;
+            let rows = sqlx::query(
+                "SELECT r.key, r.parent, c.data FROM revisions r JOIN contents c ON c.hash = r.content_hash ORDER BY r.key",
+            )
+            .fetch_all(pool)
+            .await?;
             let mut out = Vec::with_capacity(rows.len());
             for row in rows {
-                out.push((row.try_get("key")?, row.try_get("parent")?, row.try_get("content_hash")?));
+                let data: Vec<u8> = row.try_get("data")?;
+                let hash = samekey::content_hash(samekey::Scheme::V1, &data)
+                    .map_err(|e| sqlx::Error::Decode(e.into()))?;
+                out.push((row.try_get("key")?, row.try_get("parent")?, hash.to_string()));
             }
             Ok(out)
         })

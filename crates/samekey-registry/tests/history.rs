@@ -147,3 +147,39 @@ fn an_acknowledgement_with_another_status_is_caught() {
         "{problems:?}"
     );
 }
+
+/// A twin made under another scheme (what samekey 0.2's mixed-ring rollouts wrote) is
+/// caught in a real database: its content hash differs (`blake3:`), its data does not.
+#[tokio::test]
+async fn a_twin_under_another_scheme_in_a_database_is_caught() {
+    let db = common::fresh_db(common::Backend::Sqlite).await;
+    let server = common::Server::start(&db, &[]);
+    let client = common::client();
+    let body = r#"{"twin":true}"#;
+    let (_, first) = common::post_json(&client, &server, None, body).await;
+    let first = first["key"].as_str().unwrap().to_string();
+    let handle = db.open().await;
+    let data = samekey::canonicalize_json_text(body).unwrap().into_bytes();
+    let hash = samekey::content_hash(samekey::Scheme::V2, &data).unwrap();
+    let key = samekey::derive_revision(samekey::Scheme::V2, None, &hash, None).unwrap();
+    samekey_registry::on_pool!(&handle, pool => {
+        sqlx::query("INSERT INTO contents (hash, media_type, data) VALUES ($1, 'application/json', $2)")
+            .bind(hash.to_string()).bind(&data).execute(pool).await.unwrap();
+        // Marked as a twin, as the upgrade marks 0.2's: the database lets it stand.
+        sqlx::query("INSERT INTO revisions (key, parent, scheme, content_hash, media_type, size, created_at_ms, twin_of) \
+                     VALUES ($1, NULL, 'v2', $2, 'application/json', $3, 0, $4)")
+            .bind(key.to_string()).bind(hash.to_string()).bind(data.len() as i64).bind(&first)
+            .execute(pool).await.unwrap();
+    });
+    let all = handle.revision_index().await.unwrap();
+    let problems = check(&[], &HashMap::new(), &all);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("2 revisions of sha256:"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[0].contains(&first) && problems[0].contains(&key.to_string()),
+        "{problems:?}"
+    );
+}

@@ -81,7 +81,8 @@ pub struct Stored {
     pub data: Vec<u8>,
 }
 
-/// Every revision of a database as (key, parent, content hash).
+/// Every revision of a database as (key, parent, the SHA-256 content hash of its data
+/// whatever its scheme: `Db::revision_index`), so that twins under two schemes group.
 pub type Index = Vec<(String, Option<String>, String)>;
 
 /// Checks `ops` against what the registry holds: `stored` has every acknowledged key that
@@ -120,7 +121,7 @@ pub fn check(ops: &[Op], stored: &HashMap<String, Stored>, all: &Index) -> Vec<S
             Some(_) => {}
         }
     }
-    // In the database: no two revisions of one (parent, content hash).
+    // In the database: no two revisions of one (parent, data), across schemes too.
     let mut revisions: BTreeMap<(Option<&str>, &str), Vec<&str>> = BTreeMap::new();
     for (key, parent, hash) in all {
         revisions
