@@ -51,6 +51,20 @@ pub struct Registry {
     pub guards: bool,
 }
 
+impl Registry {
+    /// A check of `design` with these processes' first phases and requests, the
+    /// database's scheme guards on.
+    pub fn new(design: Design, processes: &[usize], requests: u8, rollout: bool) -> Registry {
+        Registry {
+            design,
+            processes: processes.to_vec(),
+            requests,
+            rollout,
+            guards: true,
+        }
+    }
+}
+
 /// A revision row: the scheme it was created under, the schemes it is recorded under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Row {

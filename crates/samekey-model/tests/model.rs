@@ -15,16 +15,10 @@ const PAIRS: [[usize; 2]; 3] = [[0, 2], [1, 2], [0, 1]];
 #[test]
 fn the_lookup_design_makes_a_twin_of_processes_with_different_rings() {
     for pair in [[0, 2], [1, 2]] {
-        let checker = Registry {
-            design: Design::Lookup,
-            processes: pair.to_vec(),
-            requests: 2,
-            rollout: false,
-            guards: true,
-        }
-        .checker()
-        .spawn_bfs()
-        .join();
+        let checker = Registry::new(Design::Lookup, &pair, 2, false)
+            .checker()
+            .spawn_bfs()
+            .join();
         let twin = checker
             .discovery(ONE)
             .unwrap_or_else(|| panic!("no twin found for rings {pair:?}"));
@@ -49,13 +43,7 @@ fn the_lookup_design_makes_a_twin_of_processes_with_different_rings() {
         );
     }
     // Sequential too, newer ring first: the older ring's process never looks v2 keys up.
-    let model = Registry {
-        design: Design::Lookup,
-        processes: vec![2, 0],
-        requests: 2,
-        rollout: false,
-        guards: true,
-    };
+    let model = Registry::new(Design::Lookup, &[2, 0], 2, false);
     let mut state = model.init_states().remove(0);
     for action in [
         Action::Send(0),
@@ -74,16 +62,10 @@ fn the_lookup_design_makes_a_twin_of_processes_with_different_rings() {
 #[test]
 fn the_recorded_design_keeps_one_revision_for_every_pair_of_rings() {
     for pair in PAIRS {
-        let checker = Registry {
-            design: Design::Recorded,
-            processes: pair.to_vec(),
-            requests: 3,
-            rollout: false,
-            guards: true,
-        }
-        .checker()
-        .spawn_bfs()
-        .join();
+        let checker = Registry::new(Design::Recorded, &pair, 3, false)
+            .checker()
+            .spawn_bfs()
+            .join();
         for property in [ONE, TOLD, READABLE] {
             checker.assert_no_discovery(property);
         }
@@ -100,32 +82,20 @@ fn the_recorded_design_keeps_one_revision_for_every_pair_of_rings() {
 fn the_recorded_design_keeps_one_revision_through_every_rollout_order() {
     // Three processes from the first phase, five requests, every redeploy (steps skipped
     // too), require and retire at any time.
-    let checker = Registry {
-        design: Design::Recorded,
-        processes: vec![0, 0, 0],
-        requests: 5,
-        rollout: true,
-        guards: true,
-    }
-    .checker()
-    .spawn_bfs()
-    .join();
+    let checker = Registry::new(Design::Recorded, &[0, 0, 0], 5, true)
+        .checker()
+        .spawn_bfs()
+        .join();
     checker.assert_properties();
     println!(
         "Recorded design, full rollout: {} states, no counterexample",
         checker.unique_state_count()
     );
     // The same bounds find the twin in the lookup design.
-    let checker = Registry {
-        design: Design::Lookup,
-        processes: vec![0, 0],
-        requests: 3,
-        rollout: true,
-        guards: true,
-    }
-    .checker()
-    .spawn_bfs()
-    .join();
+    let checker = Registry::new(Design::Lookup, &[0, 0], 3, true)
+        .checker()
+        .spawn_bfs()
+        .join();
     assert!(
         checker.discovery(ONE).is_some(),
         "the lookup design's rollout has a twin"
@@ -155,13 +125,7 @@ fn without_the_databases_scheme_guards_a_rollout_makes_a_twin() {
 
 #[test]
 fn every_reachable_state_has_a_path_to_replay() {
-    let model = Registry {
-        design: Design::Recorded,
-        processes: vec![0, 0],
-        requests: 3,
-        rollout: true,
-        guards: true,
-    };
+    let model = Registry::new(Design::Recorded, &[0, 0], 3, true);
     let paths = samekey_model::paths(&model);
     let states = model
         .clone()

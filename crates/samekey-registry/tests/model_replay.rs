@@ -112,13 +112,7 @@ async fn replay(model: &Registry, path: &[Action], backend: Backend) -> Result<(
 }
 
 async fn every_model_state_replayed(backend: Backend) {
-    let model = Registry {
-        design: Design::Recorded,
-        processes: vec![0, 0],
-        requests: 3,
-        rollout: true,
-        guards: true,
-    };
+    let model = Registry::new(Design::Recorded, &[0, 0], 3, true);
     let paths = samekey_model::paths(&model);
     let mut failures = Vec::new();
     // Four paths at a time, each on its own database and processes.
