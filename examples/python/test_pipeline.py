@@ -42,7 +42,9 @@ def dsn():
 def snapshot(dsn: str):
     """Every row with its xmin: the row version PostgreSQL changes on every write."""
     with psycopg.connect(dsn) as conn:
-        return conn.execute("SELECT xmin::text, * FROM posts ORDER BY id").fetchall()
+        return conn.execute(
+            "SELECT xmin::text, id, slug, lang, published_at, body, source_hash, updated_at, id_scheme, id_v1, id_v2"
+            " FROM posts ORDER BY id").fetchall()
 
 
 def documents(dsn: str):
