@@ -98,7 +98,6 @@ test: (step "setup") setup \
     (step "python::test-engines") python::test-engines \
     (step "jvm::test-spark") jvm::test-spark \
     (step "postgres::test") postgres::test \
-    (step "postgres::test-arm64") postgres::test-arm64 (prune ".pgroots/bookworm-arm64") \
     (step "postgres::test-musl") postgres::test-musl (prune "target/postgres/musl") \
     (step "test-small-vectors") test-small-vectors \
     (step "site::test") site::test
@@ -228,7 +227,7 @@ dist-crates:
 
 # The whole release matrix, built and installed from local registries where it can run here.
 [doc("The whole release matrix, built and installed from local registries")]
-test-dist: dist check-dist go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster python::test-spark-cluster postgres::test-majors postgres::test-arm64-majors postgres::test-musl-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers wasm::test-runtimes
+test-dist: dist check-dist go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster python::test-spark-cluster postgres::test-majors postgres::test-arm64 postgres::test-arm64-majors postgres::test-musl-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers wasm::test-runtimes
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the macOS arm64
 # wheel (a link that check-targets cannot see: macOS frameworks through zig's stubs), the

@@ -37,6 +37,8 @@ RUN_ELSEWHERE = {
     "docs/examples/hello/Hello.swift": "bindings/swift/scripts/test.sh (in just swift::test)",
     "docs/examples/hello/": "docs/scripts/test_examples.py",
     "examples/python/pipeline.py": "just test-examples (examples/python/test_pipeline.py)",
+    "examples/python/rollout.py": "just test-examples (examples/python/test_rollout.py)",
+    "examples/python/test_rollout.py": "just test-examples (it is the test)",
     "examples/go/pipeline.go": "just test-examples (examples/go/pipeline_test.go)",
     "examples/node/pipeline.mjs": "just test-examples (examples/node/test/)",
     "bindings/python/README.md": "bindings/python/tests/test_readme.py (its doctests)",
