@@ -100,7 +100,23 @@ impl Server {
 
     /// As [`Server::start`], with these environment variables set for the process.
     pub fn start_with_env(db: &TestDb, extra: &[&str], env: &[(&str, &str)]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_samekey-registry"))
+        Server::start_program(
+            Command::new(env!("CARGO_BIN_EXE_samekey-registry")),
+            db,
+            extra,
+            env,
+        )
+    }
+
+    /// As [`Server::start_with_env`], running `program` (another build's registry, say
+    /// `samekey serve` of a previous release).
+    pub fn start_program(
+        mut program: Command,
+        db: &TestDb,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Server {
+        let mut child = program
             .args([
                 "--database",
                 &db.url,
