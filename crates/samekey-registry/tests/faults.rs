@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use common::history::{check, History, Outcome};
 use common::load::{observe, register_during, register_until, Shape};
+use common::proxy::Proxy;
 use common::{Server, TestDb};
 
 fn sh(program: &str, args: &[&str]) {
@@ -503,54 +504,6 @@ async fn postgres_connections_cut() {
         "with the proxy quiet, a registration still failed",
     )
     .await;
-}
-
-/// Forwards 127.0.0.1:port to 127.0.0.1:target; `cut` closes every connection open now.
-struct Proxy {
-    port: u16,
-    open: Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
-    accept: tokio::task::JoinHandle<()>,
-}
-
-impl Proxy {
-    async fn start(target: u16) -> Proxy {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let open: Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>> = Arc::default();
-        let accept = {
-            let open = open.clone();
-            tokio::spawn(async move {
-                while let Ok((mut client, _)) = listener.accept().await {
-                    let task = tokio::spawn(async move {
-                        if let Ok(mut server) =
-                            tokio::net::TcpStream::connect(("127.0.0.1", target)).await
-                        {
-                            let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                        }
-                    });
-                    open.lock().unwrap().push(task.abort_handle());
-                }
-            })
-        };
-        Proxy { port, open, accept }
-    }
-
-    /// Closes every connection through the proxy; how many were open.
-    fn cut(&self) -> usize {
-        let open = std::mem::take(&mut *self.open.lock().unwrap());
-        let n = open.iter().filter(|t| !t.is_finished()).count();
-        for t in open {
-            t.abort();
-        }
-        n
-    }
-}
-
-impl Drop for Proxy {
-    fn drop(&mut self) {
-        self.accept.abort();
-        self.cut();
-    }
 }
 
 /// PostgreSQL with its data on a filesystem that fills: registrations fail with 503 (the

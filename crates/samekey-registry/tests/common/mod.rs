@@ -5,6 +5,7 @@
 
 pub mod history;
 pub mod load;
+pub mod proxy;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
