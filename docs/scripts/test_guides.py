@@ -108,6 +108,18 @@ def registry() -> list[str]:
             f"restored: {ref.canonical(ref.parse_json(data))}"]
 
 
+def registry_rollout() -> list[str]:
+    def key(scheme: str, data: str) -> str:
+        return ref.revision(scheme, None, ref.content_json(scheme, data)["hash"], None)["key"]
+
+    one, two, three = '{"rows": 1}', '{"rows": 2}', '{"rows": 3}'
+    return [f"before: 201 {key('v1', one)}", f"expand: 201 {key('v1', two)}",
+            "required: v1 required, v2 required", "a v1-only process now: refused to start",
+            f"switch: 200 {key('v1', one)} / 201 {key('v2', three)}",
+            "retired: v1 retired, v2 required",
+            f"contract: 200 {key('v1', one)} / 200 {key('v2', three)}"]
+
+
 # name shown on the page -> (the reference's output, {language: file})
 EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "guards": (guards, {"python": "guards.py", "node": "guards.mjs"}),
@@ -115,6 +127,7 @@ EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "migrate-ulid-creator": (migrate_ulid_creator, {"java": "MigrateFromUlidCreator.java"}),
     "generated-column": (generated_column, {"sql": "generated-column.sql"}),
     "registry": (registry, {"sh": "registry.sh"}),
+    "registry-rollout": (registry_rollout, {"sh": "registry_rollout.sh"}),
 }
 
 
