@@ -22,8 +22,8 @@ echo "expand: $(post '{"rows": 2}')"
 stop
 samekey schemes --database "$db" require v2 > /dev/null   # 2. every revision gets its v2 key
 echo "required: $(states)"
-timeout 10 samekey serve --database "$db" --listen 127.0.0.1:0 --scheme v1 > /dev/null 2>&1
-[ $? = 1 ] && echo "a v1-only process now: refused to start"
+timeout 10 samekey serve --database "$db" --listen 127.0.0.1:0 --scheme v1 > /dev/null 2>&1 || exit_code=$?
+[ "${exit_code:-0}" = 1 ] && echo "a v1-only process now: refused to start"
 serve --scheme v2 --accept v1      # 3. switch: new revisions get v2 keys
 echo "switch: $(post '{"rows": 1}') / $(post '{"rows": 3}')"
 stop
