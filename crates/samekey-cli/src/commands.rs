@@ -123,11 +123,14 @@ fn warn_if_seconds(ms: u64) {
 /// The time argument, converted but not range-checked: text that is no RFC 3339 time fails
 /// here, first; the range is checked in spec §4.4's place ([`Millis::check_for`]).
 fn timestamp(t: &TimeArgs) -> Result<Millis> {
-    match (&t.time, t.ms) {
+    match (&t.time, &t.ms) {
         (Some(text), _) => Ok(samekey::timestamp::rfc3339_millis(text)?),
-        (None, Some(ms)) => {
-            warn_if_seconds(ms);
-            Ok(Millis::from(ms))
+        (None, Some(text)) => {
+            let ms = Millis::parse_integer(text)?;
+            if let Ok(ms) = u64::try_from(ms.as_i128()) {
+                warn_if_seconds(ms);
+            }
+            Ok(ms)
         }
         (None, None) => unreachable!("clap requires --time or --ms"),
     }

@@ -57,8 +57,8 @@ pub struct TimeArgs {
     pub time: Option<String>,
     /// The time as integer milliseconds since the Unix epoch (not seconds: a value that
     /// reads as seconds gets a warning).
-    #[arg(long)]
-    pub ms: Option<u64>,
+    #[arg(long, allow_hyphen_values = true)]
+    pub ms: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -225,7 +225,16 @@ fn parse_content_scheme(s: &str) -> Result<Scheme, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Text arguments are UTF-8 in every binding: the same code as theirs, not clap's.
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            let e = commands::CliError::from(samekey::Error::InvalidString(None));
+            eprintln!("samekey: {e}");
+            return e.exit_code();
+        }
+        Err(e) => e.exit(),
+    };
     match commands::run(cli.command) {
         Ok(code) => code,
         Err(e) => {

@@ -645,3 +645,41 @@ fn serve_starts_the_registry_on_a_fresh_sqlite_file() {
     let body = |a: &str| a.split("\r\n\r\n").nth(1).unwrap().to_string();
     assert_eq!(body(&first), body(&second));
 }
+
+/// `--ms` and text arguments fail with the spec's codes (§4.1, §8, §2.2) and exit 65, as
+/// every other bad input does, not with the argument parser's usage error.
+#[test]
+fn a_bad_ms_or_a_non_utf8_argument_is_a_coded_error() {
+    for (ms, code) in [
+        ("-5", "timestamp_out_of_range"),
+        ("18446744073709551616", "timestamp_out_of_range"),
+        ("281474976710656", "timestamp_out_of_range"),
+        ("1.5", "invalid_timestamp"),
+        ("1e3", "invalid_timestamp"),
+        ("", "invalid_timestamp"),
+    ] {
+        let out = samekey(&["ulid", "--ms", ms, "a"], b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(65), "--ms {ms:?}: {err}");
+        assert!(
+            err.starts_with(&format!("samekey: error[{code}]")),
+            "--ms {ms:?}: {err}"
+        );
+    }
+    let ok = samekey(&["ulid", "--ms", "281474976710655", "a"], b"");
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+
+    use std::os::unix::ffi::OsStrExt;
+    let out = Command::new(env!("CARGO_BIN_EXE_samekey"))
+        .args(["ulid", "--ms", "0"])
+        .arg(std::ffi::OsStr::from_bytes(b"caf\xe9"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(65), "{err}");
+    assert!(err.starts_with("samekey: error[invalid_string]"), "{err}");
+}

@@ -99,6 +99,36 @@ impl Millis {
         })
     }
 
+    /// Decimal integer text of milliseconds, as a command line gives it: an optional `-`
+    /// then digits, of any length (beyond `i128` it saturates: out of range either way).
+    /// Anything else, `1.5` or `1e3` or `0x10` included, is `invalid_timestamp`; the
+    /// range is [`Millis::check`]'s.
+    ///
+    /// ```
+    /// use samekey::timestamp::Millis;
+    /// assert_eq!(Millis::parse_integer("1714564800000")?.check()?, 1_714_564_800_000);
+    /// assert_eq!(Millis::parse_integer("-5")?.check().unwrap_err().code(), "timestamp_out_of_range");
+    /// assert_eq!(Millis::parse_integer("99999999999999999999999999999999999999999")?.check().unwrap_err().code(), "timestamp_out_of_range");
+    /// assert_eq!(Millis::parse_integer("1.5").unwrap_err().code(), "invalid_timestamp");
+    /// # Ok::<(), samekey::Error>(())
+    /// ```
+    pub fn parse_integer(text: &str) -> Result<Self> {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(Error::InvalidTimestamp(format!(
+                "{:?} is not an integer number of milliseconds",
+                crate::number::excerpt(text)
+            )));
+        }
+        let magnitude = digits.bytes().fold(0i128, |n, d| {
+            n.saturating_mul(10).saturating_add(i128::from(d - b'0'))
+        });
+        Ok(Millis(if negative { -magnitude } else { magnitude }))
+    }
+
     /// The milliseconds, whatever their range.
     pub const fn as_i128(self) -> i128 {
         self.0
