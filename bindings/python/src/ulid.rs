@@ -11,7 +11,8 @@ use crate::errors::{type_error, CoreResult};
 /// A ULID: 48-bit millisecond timestamp and 80 bits. Immutable, hashable, ordered as
 /// its text is; `str()` is the 26-character ULID text, `bytes()` the 16 bytes, `int()`
 /// the 128-bit number. It equals its canonical (uppercase) text and hashes as that text
-/// does, so ids and their text are interchangeable as dict keys, as in python-ulid.
+/// does, so ids and their text are interchangeable as dict keys. (python-ulid's ULID
+/// hashes its bytes instead: there an id and its text are two keys.)
 #[pyclass(name = "Ulid", module = "samekey", frozen)]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PyUlid(pub Ulid);
@@ -97,14 +98,29 @@ impl PyUlid {
         self.0.timestamp_ms()
     }
 
-    /// The timestamp as an aware UTC `datetime`.
+    /// The timestamp as an aware UTC `datetime`. A ULID's time reaches the year 10889;
+    /// `datetime` ends with 9999: a later one is `timestamp_out_of_range`.
     #[getter]
     fn datetime<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let delta =
-            py.import("datetime")?
-                .getattr("timedelta")?
-                .call1((0, 0, 0, self.0.timestamp_ms()))?;
-        convert::epoch(py)?.call_method1("__add__", (delta,))
+        let ms = self.0.timestamp_ms();
+        let delta = py
+            .import("datetime")?
+            .getattr("timedelta")?
+            .call1((0, 0, 0, ms))?;
+        convert::epoch(py)?
+            .call_method1("__add__", (delta,))
+            .map_err(|e| {
+                if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
+                    crate::errors::to_py(
+                        py,
+                        samekey::Error::TimestampOutOfRange(format!(
+                            "{ms} ms is after 9999-12-31T23:59:59.999Z, the last time a Python datetime holds"
+                        )),
+                    )
+                } else {
+                    e
+                }
+            })
     }
 
     fn __reduce__<'py>(

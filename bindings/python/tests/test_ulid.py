@@ -156,3 +156,14 @@ def test_threaded_batch_equals_one_by_one_in_order(scheme: str) -> None:
     assert d.derive_many(times, slugs, threads=2, as_str=True) == [str(u) for u in want]
     with pytest.raises(ValueError, match="threads"):
         d.derive_many(times, slugs, threads=0)
+
+
+def test_datetime_after_year_9999_is_a_coded_error() -> None:
+    # A ULID's 48-bit time reaches the year 10889; Python's datetime ends with 9999.
+    last = datetime(9999, 12, 31, 23, 59, 59, 999000, tzinfo=timezone.utc)
+    last_ms = (last - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(milliseconds=1)
+    assert Ulid.from_bytes(last_ms.to_bytes(6, "big") + bytes(10)).datetime == last
+    for ms in (last_ms + 1, 2**48 - 1):
+        with pytest.raises(SamekeyError) as e:
+            Ulid.from_bytes(ms.to_bytes(6, "big") + bytes(10)).datetime
+        assert e.value.code == "timestamp_out_of_range"
