@@ -99,11 +99,7 @@ func (p *Pipeline) refusedByStore(ctx context.Context, ring *samekey.KeyRing) (b
 // then on. grace is how long a write that read the states before the change may take
 // (the writers' timeout): the ids are filled in again after it. Returns the posts filled.
 func Require(ctx context.Context, posts *mongo.Collection, scheme samekey.Scheme, grace time.Duration) (int, error) {
-	field, err := fieldOf(scheme)
-	if err != nil {
-		return 0, err
-	}
-	st, err := readStates(ctx, posts)
+	field, st, err := stepOn(ctx, posts, scheme)
 	if err != nil {
 		return 0, err
 	}
@@ -173,11 +169,7 @@ func fill(ctx context.Context, posts *mongo.Collection, scheme samekey.Scheme, f
 // Retire stops scheme for good: writers holding it are refused and its ids are removed,
 // so a collision in it can never make two posts one. Needs another required scheme.
 func Retire(ctx context.Context, posts *mongo.Collection, scheme samekey.Scheme) (int64, error) {
-	field, err := fieldOf(scheme)
-	if err != nil {
-		return 0, err
-	}
-	st, err := readStates(ctx, posts)
+	field, st, err := stepOn(ctx, posts, scheme)
 	if err != nil {
 		return 0, err
 	}
@@ -227,6 +219,16 @@ func Status(ctx context.Context, posts *mongo.Collection) ([]string, error) {
 		lines = append(lines, fmt.Sprintf("%s\t%s\tcreated %d\trecorded %d\tmissing %d", scheme, state, n[0], n[1], n[2]))
 	}
 	return lines, nil
+}
+
+// stepOn is what a step on scheme starts from: its id field and the store's states.
+func stepOn(ctx context.Context, posts *mongo.Collection, scheme samekey.Scheme) (string, schemeStates, error) {
+	field, err := fieldOf(scheme)
+	if err != nil {
+		return "", schemeStates{}, err
+	}
+	st, err := readStates(ctx, posts)
+	return field, st, err
 }
 
 func fieldOf(scheme samekey.Scheme) (string, error) {

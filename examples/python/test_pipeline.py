@@ -27,16 +27,20 @@ EDITED = (DATA / "posts-edited.jsonl").read_text(encoding="utf-8").split("\n")
 COUNT = sum(1 for line in POSTS if line.strip())
 
 
-@pytest.fixture
-def dsn():
+def fresh_database(prefix: str = "ex") -> str:
+    """A new, empty database on SAMEKEY_TEST_POSTGRES's server; its URL."""
     admin = os.environ.get("SAMEKEY_TEST_POSTGRES")
     if not admin:
         pytest.fail("SAMEKEY_TEST_POSTGRES is not set (just test-examples starts PostgreSQL)")
-    name = "ex_" + uuid.uuid4().hex[:12]
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    base = admin.rsplit("/", 1)[0]
-    yield f"{base}/{name}?sslmode=disable&gssencmode=disable"
+    return f"{admin.rsplit('/', 1)[0]}/{name}?sslmode=disable&gssencmode=disable"
+
+
+@pytest.fixture
+def dsn():
+    return fresh_database()
 
 
 def snapshot(dsn: str):
@@ -92,10 +96,7 @@ def test_a_lost_acknowledgement_and_its_retry_leave_one_document(dsn):
     with psycopg.connect(dsn) as conn:
         assert conn.execute("SELECT COUNT(*) FROM posts").fetchone()[0] == COUNT
     # Identical to a run without the fault.
-    other = dsn.rsplit("/", 1)[0] + "/" + "ex_" + uuid.uuid4().hex[:12]
-    admin = os.environ["SAMEKEY_TEST_POSTGRES"]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {other.rsplit('/', 1)[1]}")
+    other = fresh_database()
     run(other, POSTS)
     assert documents(dsn) == documents(other)
 

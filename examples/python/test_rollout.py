@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import uuid
 from typing import Dict, List, Sequence
 
 import psycopg
@@ -22,7 +20,7 @@ import pytest
 import pipeline
 import samekey
 import rollout
-from test_pipeline import COUNT, POSTS
+from test_pipeline import COUNT, POSTS, fresh_database
 
 NEW_POST = json.dumps({"slug": "rollout", "lang": "en", "publishedAt": "2024-07-01T09:00:00Z", "body": "New."})
 LATER_POST = json.dumps({"slug": "contract", "lang": "en", "publishedAt": "2024-08-01T09:00:00Z", "body": "Later."})
@@ -33,17 +31,11 @@ BEFORE, EXPAND, SWITCH, CONTRACT = ("v1",), ("v1", "v2"), ("v2", "v1"), ("v2",)
 
 @pytest.fixture
 def dsn():
-    admin = os.environ.get("SAMEKEY_TEST_POSTGRES")
-    if not admin:
-        pytest.fail("SAMEKEY_TEST_POSTGRES is not set (just test-examples starts PostgreSQL)")
-    name = "ro_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    url = f"{admin.rsplit('/', 1)[0]}/{name}?sslmode=disable&gssencmode=disable"
+    url = fresh_database("ro")
     asyncio.run(pipeline.create_schema(url))
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("ALTER TABLE posts DROP CONSTRAINT posts_slug_lang_key")
-    yield url
+    return url
 
 
 def write(dsn: str, lines: List[str], ring: Sequence[str]) -> Dict[str, str]:
@@ -218,11 +210,7 @@ def write_before_rings(conn: psycopg.Connection, line: str) -> None:
 
 
 def test_a_table_of_the_recipe_before_rings_is_migrated_and_its_old_writers_refused():
-    admin = os.environ["SAMEKEY_TEST_POSTGRES"]
-    name = "old_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    dsn = f"{admin.rsplit('/', 1)[0]}/{name}?sslmode=disable&gssencmode=disable"
+    dsn = fresh_database("old")
     lines = [line for line in POSTS if line.strip()]
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(BEFORE_RINGS)

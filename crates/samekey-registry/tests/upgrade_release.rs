@@ -12,7 +12,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{client, fresh_db, post, post_json, Backend, Server, TestDb};
+use common::{client, fresh_db, get_json, get_text, post, post_json, Backend, Server, TestDb};
 
 fn previous_release(db: &TestDb, ring: &[&str]) -> Server {
     let path = std::env::var("SAMEKEY_PREVIOUS_RELEASE").unwrap_or_else(|_| {
@@ -97,28 +97,14 @@ async fn upgrade(backend: Backend) {
     for t in &told {
         for server in [&a, &b] {
             // Every key a client was told still names its revision, with its bytes.
-            let revision: serde_json::Value = client
-                .get(server.url(&format!("/v1/revisions/{}", t.key)))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let revision = get_json(&client, server, &format!("/v1/revisions/{}", t.key)).await;
             assert_eq!(
                 revision["key"].as_str(),
                 Some(t.key.as_str()),
                 "{}: {revision}",
                 t.json
             );
-            let data = client
-                .get(server.url(&format!("/v1/revisions/{}/data", t.key)))
-                .send()
-                .await
-                .unwrap()
-                .text()
-                .await
-                .unwrap();
+            let data = get_text(&client, server, &format!("/v1/revisions/{}/data", t.key)).await;
             assert_eq!(data, t.json);
             // The same data again creates nothing and answers a key a client was told for it.
             let (status, body) = post_json(&client, server, t.parent.as_deref(), t.json).await;

@@ -27,19 +27,12 @@ const BEFORE = ['v1'], EXPAND = ['v1', 'v2'], SWITCH = ['v2', 'v1'], CONTRACT = 
 
 function freshDb() {
   const path = join(mkdtempSync(join(tmpdir(), 'samekey-rollout-')), 'blog.db');
-  const db = openDb(path);
-  // SQLite cannot drop a table constraint: rebuild the table without UNIQUE (slug, lang).
-  db.exec(`CREATE TABLE bare AS SELECT * FROM posts WHERE 0; DROP TABLE posts;
-    CREATE TABLE posts (id TEXT PRIMARY KEY, slug TEXT NOT NULL, lang TEXT NOT NULL,
-      published_at TEXT NOT NULL, body TEXT NOT NULL, source_hash TEXT NOT NULL,
-      updated_at INTEGER NOT NULL, id_scheme TEXT, id_v1 TEXT, id_v2 TEXT); DROP TABLE bare;
-    CREATE UNIQUE INDEX posts_id_v1_key ON posts (id_v1);
-    CREATE UNIQUE INDEX posts_id_v2_key ON posts (id_v2);
-    CREATE TRIGGER posts_require_v1_insert BEFORE INSERT ON posts WHEN NEW.id_v1 IS NULL
-      BEGIN SELECT RAISE(ABORT, 'posts_require_v1'); END;
-    CREATE TRIGGER posts_require_v1_update BEFORE UPDATE ON posts WHEN NEW.id_v1 IS NULL
-      BEGIN SELECT RAISE(ABORT, 'posts_require_v1'); END;`);
-  db.close();
+  // The posts table without UNIQUE (slug, lang) (SQLite cannot drop a table constraint);
+  // openDb adds the per-scheme columns, indexes and triggers as it does to any table.
+  withDb(path, (db) => db.exec(`CREATE TABLE posts (id TEXT PRIMARY KEY, slug TEXT NOT NULL,
+    lang TEXT NOT NULL, published_at TEXT NOT NULL, body TEXT NOT NULL, source_hash TEXT NOT NULL,
+    updated_at INTEGER NOT NULL)`));
+  openDb(path).close();
   return path;
 }
 
