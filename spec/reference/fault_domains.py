@@ -61,9 +61,17 @@ OPS = {
     "ring_revision": lambda v: ref.ring_revision(h(v["accepted"]), h(v["parent"]),
                                                  h(v["content_hash"]), secret(v)),
     "content_json": lambda v: ref.content_json(h(v["scheme"]), h(v["json"])),
+    "content": lambda v: {"hash": ref.content_hash(h(v["scheme"]), bytes.fromhex(v["data_hex"]))},
+    "timestamp": lambda v: {"timestamp_ms": ref.parse_timestamp(h(v["rfc3339"]))},
+    "ulid_parse": lambda v: ulid_parsed(ref.parse_ulid(h(v["text"]))),
     "key_parse": lambda v: ref.key_scheme(h(v["text"]), h(v.get("accepted"))),
     "needs_write": lambda v: {"needs_write": ref.needs_write(h(v["stored"]), h(v["incoming"]))},
 }
+
+
+def ulid_parsed(raw: bytes) -> dict:
+    return {"ulid": ref.crockford(raw), "uuid": ref.uuid_text(raw),
+            "timestamp_ms": int.from_bytes(raw[:6], "big")}
 
 
 def with_secret(inputs: dict, k) -> dict:
@@ -80,6 +88,9 @@ AS_VECTOR = {
     "REVISION_CHECKS": lambda s, p, c, k: with_secret(
         {"scheme": text(s), "parent": text(p), "content_hash": text(c)}, k),
     "CONTENT_JSON_CHECKS": lambda s, j: {"scheme": text(s), "json": text(j)},
+    "CONTENT_CHECKS": lambda s: {"scheme": text(s), "data_hex": ""},
+    "TIMESTAMP_CHECKS": lambda t: {"rfc3339": text(t)},
+    "ULID_PARSE_CHECKS": lambda t: {"text": text(t)},
     "CANDIDATES_CHECKS": lambda a, t, ns, f, k: with_secret(
         {"accepted": text(a), "namespace": text(ns), "timestamp_ms": t,
          "fields": vector_fields(f)}, k),
@@ -91,6 +102,35 @@ AS_VECTOR = {
     "KEY_PARSE_CHECKS": lambda t, a: {"text": text(t)} | ({} if a is None else {"accepted": text(a)}),
     "NEEDS_WRITE_CHECKS": lambda s, i: {"stored": text(s), "incoming": text(i)},
 }
+
+
+# Each list's arguments from a vector of its op (the inverse of AS_VECTOR).
+ARGS = {
+    "ULID_CHECKS": lambda v: (h(v["scheme"]), v["timestamp_ms"], h(v["namespace"]),
+                              hf(v["fields"]), secret(v)),
+    "REVISION_CHECKS": lambda v: (h(v["scheme"]), h(v["parent"]), h(v["content_hash"]),
+                                  secret(v)),
+    "CONTENT_JSON_CHECKS": lambda v: (h(v["scheme"]), h(v["json"])),
+    "CONTENT_CHECKS": lambda v: (h(v["scheme"]),),
+    "TIMESTAMP_CHECKS": lambda v: (h(v["rfc3339"]),),
+    "ULID_PARSE_CHECKS": lambda v: (h(v["text"]),),
+    "CANDIDATES_CHECKS": lambda v: (h(v["accepted"]), v["timestamp_ms"], h(v["namespace"]),
+                                    hf(v["fields"]), secret(v)),
+    "VERIFY_CHECKS": lambda v: (h(v["accepted"]), h(v["ulid"]), v["timestamp_ms"],
+                                h(v["namespace"]), hf(v["fields"]), secret(v)),
+    "RING_REVISION_CHECKS": lambda v: (h(v["accepted"]), h(v["parent"]), h(v["content_hash"]),
+                                       secret(v)),
+    "KEY_PARSE_CHECKS": lambda v: (h(v["text"]), h(v.get("accepted"))),
+    "NEEDS_WRITE_CHECKS": lambda v: (h(v["stored"]), h(v["incoming"])),
+}
+
+
+def pairs(name: str, args) -> set[tuple[str, str]]:
+    """The pairs (reported, also failed) of checks that one input shows in their order:
+    the first check it fails in the spec's order, and each later check it fails too."""
+    checks = getattr(ref, name)
+    failed = [check for check, test in checks if test(*args)]
+    return {(failed[0], later) for later in failed[1:]} if failed else set()
 
 
 def outcome(fn, *args):
@@ -106,17 +146,20 @@ def fault_count(name: str, args) -> int:
 V1_ID = ref.derive_ulid("v1", 0, "", [b"a"], None)["ulid"]
 SCHEMES = ("v0", "v1", "v2", "v9", LONE)
 RINGS = (["v1"], ["v2", "v1", "v0"], ["v0"], ["v0", "v1"], ["v2"], [], ["v9"], ["v1", LONE])
-TIMES = (0, -1, 2**48, 1.5)
+TIMES = (0, -1, 2**48, 1.5, -1.5)
 NAMESPACES = ("", "ns", LONE)
 FIELDS = ([b"a"], [], ["a", LONE])
 SECRETS = (None, b"", b"k")
 PARENTS = (None, "", "p", LONE)
-HASHES = (H1, H2, BAD, LONE)
+# Malformed hashes that name a scheme by their prefix (BAD v1, `blake3:zz` v2), so that a
+# scheme check made before the digest's parse shows.
+HASHES = (H1, H2, BAD, "blake3:zz", LONE, "blake3:" + LONE)
 
 # Every combination of the faults each check list tests, to tell a harmless reordering
-# (checks that never fail together) from one the vectors miss. Verify's id is a host
-# conversion whose order among the others is the host's (§9.2): its domain gives a bad
-# id only with otherwise convertible inputs.
+# (checks that never fail together) from one the vectors miss. Verify's id parse is in the
+# host's order among the conversions (§9.2): its domain gives an id that converts but
+# does not parse only with otherwise convertible inputs (a lone surrogate in the id is its
+# conversion's fault, which comes before the time like every string's).
 # name: (run one input, the inputs, the ops whose vectors test the list).
 DOMAINS = {
     "ULID_CHECKS": (
@@ -145,7 +188,7 @@ DOMAINS = {
         [(r, i, t, ns, f, k)
          for r, i, t, ns, f, k in itertools.product(RINGS, (V1_ID, "bad", LONE), TIMES,
                                                     NAMESPACES, FIELDS, SECRETS)
-         if i == V1_ID or not (ref.bad_text(ns, f) or t == 1.5)],
+         if i != "bad" or not (ref.bad_text(ns, f) or not ref.is_time(t))],
         ("verify",),
     ),
     "RING_REVISION_CHECKS": (
@@ -155,8 +198,24 @@ DOMAINS = {
     ),
     "KEY_PARSE_CHECKS": (
         lambda a: ref.key_scheme(*a),
-        list(itertools.product((H1, H2, "rev:v1:" + "0" * 64, "bad", LONE), (None,) + RINGS)),
+        list(itertools.product((H1, H2, "rev:v1:" + "0" * 64, "bad", LONE, "rev:v2:zz",
+                                "rev:v2:" + LONE), (None,) + RINGS)),
         ("key_parse",),
+    ),
+    "CONTENT_CHECKS": (
+        lambda a: ref.content_hash(a[0], b""),
+        [(s,) for s in SCHEMES],
+        ("content",),
+    ),
+    "TIMESTAMP_CHECKS": (
+        lambda a: ref.parse_timestamp(*a),
+        [(t,) for t in ("2024-05-01T00:00:00Z", "1969-12-31T23:59:59Z", "bad", LONE)],
+        ("timestamp",),
+    ),
+    "ULID_PARSE_CHECKS": (
+        lambda a: ref.parse_ulid(*a),
+        [(t,) for t in (V1_ID, "bad", LONE, "0" * 25 + LONE)],
+        ("ulid_parse",),
     ),
     "NEEDS_WRITE_CHECKS": (
         lambda a: ref.needs_write(*a),
@@ -169,21 +228,34 @@ DOMAINS = {
 
 
 def reorderings(order: list) -> list[list]:
-    """Every permutation of a short list. Of a long one (8! orders would take minutes), every
-    move of a check to just before an earlier one, which swaps each pair of checks, and
-    every permutation of its last six checks (the checks after the host conversions)."""
+    """Every permutation of a short list. Of a long one (12! orders would take days), every
+    pair of checks exchanged three ways: swapped in place, the later one moved just before
+    the earlier, and the earlier one moved just after the later (the checks between them
+    stay on either side), so that an implementation that moves one check, of any kind,
+    past any other is caught; and every permutation of its last six checks (the checks
+    after the host conversions)."""
     if len(order) <= 6:
         return [list(p) for p in itertools.permutations(order) if list(p) != order]
     head, tail = order[:-6], order[-6:]
-    out = pair_moves(order)
-    out += [x for x in (head + list(p) for p in itertools.permutations(tail))
-            if x != order and x not in out]
+    out = []
+    for moved in pair_moves(order) + [head + list(p) for p in itertools.permutations(tail)]:
+        if moved != order and moved not in out:
+            out.append(moved)
     return out
 
 
 def pair_moves(order: list) -> list[list]:
-    """For each pair of checks, the order with the later one moved just before the other."""
+    """For each pair of checks, the three orders that put the later one first."""
     out = []
     for i, j in itertools.combinations(range(len(order)), 2):
+        swapped = order[:]
+        swapped[i], swapped[j] = order[j], order[i]
+        out.append(swapped)
         out.append(order[:i] + [order[j]] + order[i:j] + order[j + 1:])
+        out.append(order[:i] + order[i + 1:j + 1] + [order[i]] + order[j + 1:])
     return out
+
+
+def first_failing(name: str, args) -> str | None:
+    """The name of the first check of the list `name` (as it is now) that `args` fails."""
+    return next((check for check, failed in getattr(ref, name) if failed(*args)), None)

@@ -564,13 +564,87 @@ needs_write("needs-write-stored-invalid-string", utf16("sha256:\ud800"), H1)
 needs_write("needs-write-incoming-invalid-string", H1, utf16("\udc00"))
 needs_write("needs-write-stored-invalid-string-incoming-invalid-key", utf16("\ud800"), "md5:1")
 
+# --- spec 1.3 ----------------------------------------------------------------------
+class Num(float):
+    """A number written in the vector file as `text` says (`1.7145648e12`, `-0`), since
+    json.dumps writes every float its own way; its value is float(text) (§10.1: the
+    decimal value decides, not how it is written)."""
+
+    def __new__(cls, text: str):
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
+# §10.1's own examples of how an integer may be written, and a non-integer that a double
+# holds exactly but a careless 17-digit reader rounds to 2^52.
+for name, t in (("exponent", Num("1.7145648e12")), ("minus-zero", Num("-0.0")),
+                ("minus-zero-integer", Num("-0")), ("2^52-minus-half", 4503599627370495.5)):
+    ulid(f"ulid-v1-t-{name}", "v1", t, POST)
+candidates("candidates-t-exponent", ["v2", "v1"], Num("1.7145648e12"), POST)
+verify("verify-t-2^52-minus-half", ["v1"], ulid_text("v1", POST_T, POST), 4503599627370495.5, POST)
+# A NUL inside every kind of text (§2.2: text is every scalar value, U+0000 included; a
+# caller that passes C strings would cut it off there). Where the text is hashed it
+# changes the output; where it is parsed it is not part of any valid name or key.
+NUL_ID = ulid_text("v1", POST_T, POST)
+REV = ref.revision("v1", None, H1, None)["key"]
+ulid("nul-ulid-scheme", "v1\0", POST_T, POST)
+ulid("nul-ulid-namespace", "v1", POST_T, POST, namespace="posts\0x")
+ulid("nul-ulid-field", "v1", POST_T, ["my-first-post-title\0x", "en"])
+ulid("nul-ulid-v0-field", "v0", POST_T, ["my-first-post-title\0x", "en"])
+content("nul-content-scheme", "v2\0", b"abc")
+content("nul-content-data", "v1", b"a\0b")
+content_json("nul-json-scheme", "{}", "v1\0")
+content_json("nul-json-raw-in-string", '["a\0b"]')
+content_json("nul-json-escaped-in-string", '["a\\u0000b"]')
+content_json("nul-json-after-value", "{}\0")
+revision("nul-revision-scheme", "v1\0", None, H1)
+revision("nul-revision-parent", "v1", REV + "\0x", H1)
+revision("nul-revision-content-hash", "v1", None, H1 + "\0")
+revision("nul-revision-content-hash-tail", "v1", None, H1 + "\0x")
+timestamp("nul-timestamp", "2024-05-01T12:00:00Z\0")
+timestamp("nul-timestamp-inside", "2024-05-01T12:00\0:00Z")
+ulid_parse("nul-ulid-parse-tail", NUL_ID + "\0")
+ulid_parse("nul-ulid-parse-inside", NUL_ID[:25] + "\0")
+key_parse("nul-key-parse-revision-tail", REV + "\0anything")
+key_parse("nul-key-parse-content-tail", H1 + "\0")
+key_parse("nul-key-parse-accepted", H1, ["v1\0"])
+key_parse("nul-key-parse-accepted-second", H1, ["v1", "v2\0"])
+verify("nul-verify-accepted", ["v1\0"], NUL_ID, POST_T, POST)
+verify("nul-verify-ulid", ["v1"], NUL_ID + "\0", POST_T, POST)
+verify("nul-verify-namespace", ["v1"], NUL_ID, POST_T, POST, namespace="\0")
+verify("nul-verify-field", ["v1"], NUL_ID, POST_T, ["my-first-post-title\0", "en"])
+candidates("nul-candidates-accepted", ["v2", "v1\0"], POST_T, POST)
+candidates("nul-candidates-namespace", ["v2", "v1"], POST_T, POST, namespace="a\0b")
+candidates("nul-candidates-field", ["v2", "v1", "v0"], POST_T, ["\0", "en"])
+ring_revision("nul-ring-revision-accepted", ["v1\0"], None, H1)
+ring_revision("nul-ring-revision-parent", ["v1"], "\0", H1)
+ring_revision("nul-ring-revision-content-hash", ["v1"], None, H1 + "\0x")
+needs_write("nul-needs-write-incoming", H1, H1 + "\0")
+needs_write("nul-needs-write-stored", H1 + "\0x", H1)
+needs_write("nul-needs-write-nothing-stored", None, H1 + "\0")
+
 # --- every pair of ordered checks --------------------------------------------------
 # For each two checks of an op that one input can fail together, a vector that fails
-# both (spec §10.3). The hand-written cases above pin most pairs; for each pair they do
-# not, the input of fewest faults that tells the two orders apart becomes a vector.
-ADD = {"ulid": ulid, "revision": revision, "content_json": content_json,
-       "candidates": candidates, "verify": verify, "ring_revision": ring_revision,
-       "key_parse": key_parse, "needs_write": needs_write}
+# both (spec §10.3). The hand-written cases above show most pairs; for each pair they do
+# not, the input of fewest faults that fails both becomes a vector (pair-...).
+for list_name, (run, domain, ops) in fd.DOMAINS.items():
+    op = ops[0]
+    shown = set().union(*(fd.pairs(list_name, fd.ARGS[list_name](v))
+                          for v in vectors if v["op"] == op))
+    for args in sorted(domain, key=lambda a: fd.fault_count(list_name, a)):
+        missing = sorted(fd.pairs(list_name, args) - shown)
+        if not missing:
+            continue
+        earlier, later = missing[0]
+        vid = f"pair-{op}-{earlier}-before-{later}"
+        vid = vid.replace("_", "-").replace("(", "-").replace(")", "")
+        inputs = fd.AS_VECTOR[list_name](*args)
+        add(vid, op, inputs, fd.outcome(fd.OPS[op], inputs))
+        shown |= fd.pairs(list_name, args)
+
+# Then each reordering of a list that no vector catches yet (check_orders.py's second
+# proof): the input of fewest faults that tells the orders apart (order-...).
 for list_name, (run, domain, ops) in fd.DOMAINS.items():
     spec_order = getattr(ref, list_name)
     op = ops[0]
@@ -587,10 +661,14 @@ for list_name, (run, domain, ops) in fd.DOMAINS.items():
             setattr(ref, list_name, spec_order)
         if differs is None:
             continue
-        i = next(k for k, (x, y) in enumerate(zip(spec_order, moved)) if x != y)
-        earlier, later = spec_order[i][0], moved[i][0]
+        # Named for the two checks that tell the orders apart on this input.
+        earlier = fd.first_failing(list_name, differs)
+        setattr(ref, list_name, moved)
+        later = fd.first_failing(list_name, differs)
+        setattr(ref, list_name, spec_order)
         inputs = fd.AS_VECTOR[list_name](*differs)
-        vid = f"order-{op}-{earlier}-before-{later}".replace("_", "-")
+        vid = f"order-{op}-{earlier}-before-{later}"
+        vid = vid.replace("_", "-").replace("(", "-").replace(")", "")
         n = 2
         while any(v["id"] == vid for v in vectors):
             vid, n = f"{vid.rsplit('~', 1)[0]}~{n}", n + 1
@@ -625,8 +703,23 @@ vectors[:] = MAIN
 
 
 def render(selected: list[dict], description: str) -> str:
-    doc = {"schema": "samekey-test-vectors/1", "description": description, "vectors": selected}
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    doc = {"schema": "samekey-test-vectors/1", "description": description,
+           "vectors": [{k: numbers_as_written(x) for k, x in v.items()} for v in selected]}
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    for number in WRITTEN:
+        text = text.replace(json.dumps(f"{NUM_MARK}{number}"), number)
+    return text
+
+
+NUM_MARK = "\u0001number:"
+WRITTEN: set[str] = set()
+
+
+def numbers_as_written(x):
+    if isinstance(x, Num):
+        WRITTEN.add(x.text)
+        return f"{NUM_MARK}{x.text}"
+    return x
 
 
 def outputs() -> dict[pathlib.Path, tuple[str, int]]:

@@ -50,12 +50,19 @@ def bad_text(*values) -> bool:
 
 
 def run_checks(checks, *args) -> None:
-    """Runs an ordered check list: each check is (code, test); a test returns whether it
-    failed, or the code of its own failure (a check that stands for several codes)."""
-    for code, failed in checks:
+    """Runs an ordered check list: each check is (name, test); a test returns whether it
+    failed, or the code of its own failure (a check that stands for several codes). A
+    name is the check's code, with the input it looks at when the code has several
+    (`invalid_string(namespace)`): each is a check of its own that an implementation may
+    place anywhere, so check_orders.py moves each on its own."""
+    for name, failed in checks:
         fault = failed(*args)
         if fault:
-            raise SamekeyError(fault if isinstance(fault, str) else code)
+            raise SamekeyError(fault if isinstance(fault, str) else code_of(name))
+
+
+def code_of(name: str) -> str:
+    return name.split("(", 1)[0]
 
 
 def check_scheme(scheme: str) -> str:
@@ -125,17 +132,32 @@ def is_time(t) -> bool:
     return isinstance(t, int) or t.is_integer()
 
 
-# §2.2, §8.2 and §4.4: the host conversions (strings, then the time), then the checks, in
-# order. Each is (code, test); a test sees every input, so the list can be permuted
-# (check_orders.py does, to show that the vectors pin this order).
+def out_of_range(t) -> bool:
+    """Whether a time's value lies outside 0..2^48-1, integer or not: an implementation
+    that compares a number before deciding that it is an integer sees -1.5 as out of
+    range, so the check is written to fail for it too (§4.4 puts it after the conversion)."""
+    return not 0 <= t <= MAX_MS
+
+
+def empty(k) -> bool:
+    return k is not None and len(k) == 0
+
+
+# §2.2, §8.2 and §4.4: the host conversions (each string, then the time), then the checks,
+# in order. Each is (name, test); a test sees every input and fails whenever its own input
+# is faulty, whatever the others hold, so the list can be permuted (check_orders.py does,
+# to show that the vectors pin this order). Every op has a list of its own, written out:
+# an implementation need not share code between ops, so the proof does not either.
 ULID_CHECKS = [
-    ("invalid_string", lambda s, t, ns, f, k: bad_text(s, ns, f)),
+    ("invalid_string(scheme)", lambda s, t, ns, f, k: bad_text(s)),
+    ("invalid_string(namespace)", lambda s, t, ns, f, k: bad_text(ns)),
+    ("invalid_string(fields)", lambda s, t, ns, f, k: bad_text(f)),
     ("invalid_timestamp", lambda s, t, ns, f, k: not is_time(t)),
     ("unknown_scheme", lambda s, t, ns, f, k: s not in ("v0", "v1", "v2")),
     ("secret_not_supported", lambda s, t, ns, f, k: s == "v0" and k is not None),
     ("namespace_not_supported", lambda s, t, ns, f, k: s == "v0" and ns != ""),
-    ("empty_secret", lambda s, t, ns, f, k: s != "v0" and k is not None and len(k) == 0),
-    ("timestamp_out_of_range", lambda s, t, ns, f, k: is_time(t) and not 0 <= t <= MAX_MS),
+    ("empty_secret", lambda s, t, ns, f, k: empty(k)),
+    ("timestamp_out_of_range", lambda s, t, ns, f, k: out_of_range(t)),
     ("no_fields", lambda s, t, ns, f, k: not f),
 ]
 
@@ -150,8 +172,20 @@ def derive_ulid(scheme: str, t, namespace: str, fields: list,
     return {"ulid": crockford(raw), "uuid": uuid_text(raw), "message_hex": m.hex()}
 
 
+# §4.6: the text's conversion, then its parse.
+ULID_PARSE_CHECKS = [
+    ("invalid_string(text)", lambda text: bad_text(text)),
+    ("invalid_ulid", lambda text: not _ulid_syntax(text)),
+]
+
+
+def _ulid_syntax(text: str) -> bool:
+    return len(text) == 26 and text.isascii() and all(c in CROCKFORD for c in text.upper()) \
+        and text[0] in "01234567"
+
+
 def parse_ulid(text: str) -> bytes:
-    check_text(text)
+    run_checks(ULID_PARSE_CHECKS, text)
     if len(text) != 26 or not text.isascii():
         raise SamekeyError("invalid_ulid")
     n = 0
@@ -165,9 +199,16 @@ def parse_ulid(text: str) -> bytes:
 
 # §5 content hashes ----------------------------------------------------------------------
 
+# §5: the scheme name's conversion, then the scheme.
+CONTENT_CHECKS = [
+    ("invalid_string(scheme)", lambda s: bad_text(s)),
+    ("unknown_scheme", lambda s: s not in ("v0", "v1", "v2")),
+    ("scheme_not_supported", lambda s: s == "v0"),
+]
+
+
 def content_hash(scheme: str, data: bytes) -> str:
-    check_text(scheme)
-    check_scheme(scheme)
+    run_checks(CONTENT_CHECKS, scheme)
     if scheme == "v1":
         return "sha256:" + hashlib.sha256(data).hexdigest()
     if scheme == "v2":
@@ -317,7 +358,8 @@ def _json_fault(text: str) -> str | None:
 # §6.1: the strings' conversion, the scheme, then the text; the JSON check stands for
 # every code of §6.1's table.
 CONTENT_JSON_CHECKS = [
-    ("invalid_string", lambda s, text: bad_text(s, text)),
+    ("invalid_string(scheme)", lambda s, text: bad_text(s)),
+    ("invalid_string(json)", lambda s, text: bad_text(text)),
     ("unknown_scheme", lambda s, text: s not in ("v0", "v1", "v2")),
     ("scheme_not_supported", lambda s, text: s == "v0"),
     ("json", lambda s, text: _json_fault(text)),
@@ -341,15 +383,30 @@ def _content_scheme(text: str) -> str | None:
         return None
 
 
+def named_scheme(text) -> str | None:
+    """The scheme a content hash or revision key text names by its prefix, however its
+    digest is written (`blake3:zz` names v2): an implementation that reads the prefix
+    before the digest could check the scheme first, so scheme_mismatch and
+    scheme_not_accepted fail for it too, and the vectors must show that invalid_key wins."""
+    if not isinstance(text, str):
+        return None
+    if text.startswith("rev:"):
+        name = text.split(":")[1]
+        return name if name in ("v1", "v2") else None
+    return {"sha256": "v1", "blake3": "v2"}.get(text.partition(":")[0])
+
+
 # §7.3: the conversions and the checks in order, permutable like ULID_CHECKS.
 REVISION_CHECKS = [
-    ("invalid_string", lambda s, p, c, k: bad_text(s, p, c)),
+    ("invalid_string(scheme)", lambda s, p, c, k: bad_text(s)),
+    ("invalid_string(parent)", lambda s, p, c, k: bad_text(p)),
+    ("invalid_string(content_hash)", lambda s, p, c, k: bad_text(c)),
     ("unknown_scheme", lambda s, p, c, k: s not in ("v0", "v1", "v2")),
     ("invalid_key", lambda s, p, c, k: _content_scheme(c) is None),
     ("scheme_not_supported", lambda s, p, c, k: s == "v0"),
-    ("empty_secret", lambda s, p, c, k: k is not None and len(k) == 0),
+    ("empty_secret", lambda s, p, c, k: empty(k)),
     ("empty_parent", lambda s, p, c, k: p == ""),
-    ("scheme_mismatch", lambda s, p, c, k: _content_scheme(c) not in (None, s)),
+    ("scheme_mismatch", lambda s, p, c, k: named_scheme(c) not in (None, s)),
 ]
 
 
@@ -370,8 +427,27 @@ RFC3339 = re.compile(
     re.ASCII)
 
 
+def _timestamp_fault(text: str) -> str | None:
+    try:
+        _parse_rfc3339(text)
+    except SamekeyError as e:
+        return e.code
+    return None
+
+
+# §8.1: the text's conversion, then its parse (which stands for both of its codes).
+TIMESTAMP_CHECKS = [
+    ("invalid_string(rfc3339)", lambda text: bad_text(text)),
+    ("timestamp", _timestamp_fault),
+]
+
+
 def parse_timestamp(text: str) -> int:
-    check_text(text)
+    run_checks(TIMESTAMP_CHECKS, text)
+    return _parse_rfc3339(text)
+
+
+def _parse_rfc3339(text: str) -> int:
     m = RFC3339.fullmatch(text)
     if not m:
         raise SamekeyError("invalid_timestamp")
@@ -421,25 +497,29 @@ def key_ring(accepted: list[str]) -> list[str]:
     return [primary] + others
 
 
-def _primary_fault(accepted, t, ns, f, k) -> str | None:
-    """The primary scheme's checks of §4.4 (after the conversions, which come earlier)."""
-    if not accepted:
-        return None
-    try:
-        run_checks(ULID_CHECKS[2:], accepted[0], t, ns, f, k)
-    except SamekeyError as e:
-        return e.code
-    return None
+def bad_ring(accepted) -> bool:
+    """A ring's unknown_scheme (§9.1), on its own: a name that is no scheme, or no name."""
+    return not accepted or any(name not in ORDER for name in accepted)
 
 
-# §9.1, §9.2: the ring, the host conversions, then the primary's checks. In verify the
-# id's parse is a host conversion too, in the host's order among them (no vector
-# combines it with another conversion's fault).
+def primary(accepted) -> str | None:
+    return accepted[0] if accepted else None
+
+
+# §9.1, §9.2: the ring (its names' conversion, then its names), the host conversions
+# (each string, then the time), then the primary's checks of §4.4 (its name is a scheme
+# once the ring is made, so unknown_scheme is the ring's).
 CANDIDATES_CHECKS = [
-    ("ring", lambda a, t, ns, f, k: ring_fault(a)),
-    ("invalid_string", lambda a, t, ns, f, k: bad_text(ns, f)),
+    ("invalid_string(accepted)", lambda a, t, ns, f, k: bad_text(a)),
+    ("unknown_scheme(accepted)", lambda a, t, ns, f, k: bad_ring(a)),
+    ("invalid_string(namespace)", lambda a, t, ns, f, k: bad_text(ns)),
+    ("invalid_string(fields)", lambda a, t, ns, f, k: bad_text(f)),
     ("invalid_timestamp", lambda a, t, ns, f, k: not is_time(t)),
-    ("primary", _primary_fault),
+    ("secret_not_supported", lambda a, t, ns, f, k: primary(a) == "v0" and k is not None),
+    ("namespace_not_supported", lambda a, t, ns, f, k: primary(a) == "v0" and ns != ""),
+    ("empty_secret", lambda a, t, ns, f, k: empty(k)),
+    ("timestamp_out_of_range", lambda a, t, ns, f, k: out_of_range(t)),
+    ("no_fields", lambda a, t, ns, f, k: not f),
 ]
 
 
@@ -466,12 +546,22 @@ def _id_fault(text) -> bool:
     return False
 
 
+# §9.2: as candidates, with the id: its conversion is a string's like the others (before
+# the time); its parse (invalid_ulid) is in the host's order among the conversions, which
+# no vector combines with it (fault_domains.py leaves those inputs out).
 VERIFY_CHECKS = [
-    ("ring", lambda a, i, t, ns, f, k: ring_fault(a)),
-    ("invalid_string", lambda a, i, t, ns, f, k: bad_text(ns, f, i)),
+    ("invalid_string(accepted)", lambda a, i, t, ns, f, k: bad_text(a)),
+    ("unknown_scheme(accepted)", lambda a, i, t, ns, f, k: bad_ring(a)),
+    ("invalid_string(ulid)", lambda a, i, t, ns, f, k: bad_text(i)),
+    ("invalid_string(namespace)", lambda a, i, t, ns, f, k: bad_text(ns)),
+    ("invalid_string(fields)", lambda a, i, t, ns, f, k: bad_text(f)),
     ("invalid_timestamp", lambda a, i, t, ns, f, k: not is_time(t)),
     ("invalid_ulid", lambda a, i, t, ns, f, k: _id_fault(i)),
-    ("primary", lambda a, i, t, ns, f, k: _primary_fault(a, t, ns, f, k)),
+    ("secret_not_supported", lambda a, i, t, ns, f, k: primary(a) == "v0" and k is not None),
+    ("namespace_not_supported", lambda a, i, t, ns, f, k: primary(a) == "v0" and ns != ""),
+    ("empty_secret", lambda a, i, t, ns, f, k: empty(k)),
+    ("timestamp_out_of_range", lambda a, i, t, ns, f, k: out_of_range(t)),
+    ("no_fields", lambda a, i, t, ns, f, k: not f),
 ]
 
 
@@ -485,18 +575,21 @@ def verify(accepted: list[str], id_text: str, t, namespace: str,
     raise SamekeyError("identity_mismatch")
 
 
-def _not_accepted(accepted, scheme) -> bool:
-    return scheme is not None and ring_fault(accepted) is None and scheme not in accepted
+def _not_accepted(accepted, text) -> bool:
+    scheme = named_scheme(text)
+    return scheme is not None and scheme not in accepted
 
 
 # §9.1: the ring, the conversions, the hash's parse, whether the ring accepts its scheme,
 # then §7.3's checks that remain for a revision under that scheme.
 RING_REVISION_CHECKS = [
-    ("ring", lambda a, p, c, k: ring_fault(a)),
-    ("invalid_string", lambda a, p, c, k: bad_text(p, c)),
+    ("invalid_string(accepted)", lambda a, p, c, k: bad_text(a)),
+    ("unknown_scheme(accepted)", lambda a, p, c, k: bad_ring(a)),
+    ("invalid_string(parent)", lambda a, p, c, k: bad_text(p)),
+    ("invalid_string(content_hash)", lambda a, p, c, k: bad_text(c)),
     ("invalid_key", lambda a, p, c, k: _content_scheme(c) is None),
-    ("scheme_not_accepted", lambda a, p, c, k: _not_accepted(a, _content_scheme(c))),
-    ("empty_secret", lambda a, p, c, k: k is not None and len(k) == 0),
+    ("scheme_not_accepted", lambda a, p, c, k: _not_accepted(a, c)),
+    ("empty_secret", lambda a, p, c, k: empty(k)),
     ("empty_parent", lambda a, p, c, k: p == ""),
 ]
 
@@ -519,9 +612,10 @@ def _hash_fault(text) -> bool:
 # §9.3: both converted, then both parsed, incoming first (one code, so the order of the
 # two parses cannot be seen).
 NEEDS_WRITE_CHECKS = [
-    ("invalid_string", lambda stored, incoming: bad_text(stored, incoming)),
-    ("invalid_key", lambda stored, incoming: _hash_fault(incoming)),
-    ("invalid_key", lambda stored, incoming: stored is not None and _hash_fault(stored)),
+    ("invalid_string(stored)", lambda stored, incoming: bad_text(stored)),
+    ("invalid_string(incoming)", lambda stored, incoming: bad_text(incoming)),
+    ("invalid_key(incoming)", lambda stored, incoming: _hash_fault(incoming)),
+    ("invalid_key(stored)", lambda stored, incoming: stored is not None and _hash_fault(stored)),
 ]
 
 
@@ -544,11 +638,11 @@ def _parsed_key(text) -> tuple[str, str, bytes] | None:
 
 # §9.1: the ring (when one is given), the text's conversion, its parse, then the ring.
 KEY_PARSE_CHECKS = [
-    ("ring", lambda text, a: a is not None and ring_fault(a)),
-    ("invalid_string", lambda text, a: bad_text(text)),
+    ("invalid_string(accepted)", lambda text, a: a is not None and bad_text(a)),
+    ("unknown_scheme(accepted)", lambda text, a: a is not None and bad_ring(a)),
+    ("invalid_string(text)", lambda text, a: bad_text(text)),
     ("invalid_key", lambda text, a: _parsed_key(text) is None),
-    ("scheme_not_accepted", lambda text, a: a is not None and _not_accepted(
-        a, (_parsed_key(text) or (None, None))[1])),
+    ("scheme_not_accepted", lambda text, a: a is not None and _not_accepted(a, text)),
 ]
 
 
