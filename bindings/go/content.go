@@ -19,21 +19,19 @@ func hashText(out *[72]C.char) string { return C.GoString(&out[0]) }
 
 // ContentHash is "sha256:<hex>" (scheme v1) or "blake3:<hex>" (v2) of data.
 func ContentHash(scheme Scheme, data []byte) (string, error) {
-	cs := cString(string(scheme))
-	defer free(cs)
+	sp, sn := textArg(string(scheme))
 	var out [72]C.char
 	var msg *C.char
-	err := status(C.samekey_content_hash(cs, bytesPtr(data), C.size_t(len(data)), &out[0], &msg), msg)
+	err := status(C.samekey_content_hash(sp, sn, bytesPtr(data), C.size_t(len(data)), &out[0], &msg), msg)
 	return hashText(&out), err
 }
 
 // ContentHashReader streams r to its end through the hash, in constant memory.
 func ContentHashReader(scheme Scheme, r io.Reader) (string, error) {
-	cs := cString(string(scheme))
-	defer free(cs)
+	sp, sn := textArg(string(scheme))
 	var h *C.SamekeyHasher
 	var msg *C.char
-	if err := status(C.samekey_hasher_new(cs, &h, &msg), msg); err != nil {
+	if err := status(C.samekey_hasher_new(sp, sn, &h, &msg), msg); err != nil {
 		return "", err
 	}
 	defer C.samekey_hasher_free(h)
@@ -78,11 +76,10 @@ func ContentHashJSONText(scheme Scheme, text []byte) (string, error) {
 }
 
 func hashJSON(scheme Scheme, text []byte, fromDoubles bool) (string, error) {
-	cs := cString(string(scheme))
-	defer free(cs)
+	sp, sn := textArg(string(scheme))
 	var out [72]C.char
 	var msg *C.char
-	err := status(C.samekey_content_hash_json(cs, bytesPtr(text), C.size_t(len(text)), C.bool(fromDoubles), &out[0], &msg), msg)
+	err := status(C.samekey_content_hash_json(sp, sn, bytesPtr(text), C.size_t(len(text)), C.bool(fromDoubles), &out[0], &msg), msg)
 	return hashText(&out), err
 }
 

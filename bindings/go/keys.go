@@ -23,36 +23,28 @@ type RevisionOptions struct {
 // revisionArgs are the C arguments shared by RevisionKey and RevisionMessage; release
 // frees them.
 type revisionArgs struct {
-	content, scheme *C.char
-	parent          []byte
-	hasParent       bool
+	content, scheme, parent string
+	hasScheme, hasParent    bool
 }
 
 func newRevisionArgs(contentHash string, opts RevisionOptions) revisionArgs {
-	a := revisionArgs{content: cString(contentHash), hasParent: opts.Parent != nil}
-	if opts.Scheme != "" {
-		a.scheme = cString(string(opts.Scheme))
-	}
+	a := revisionArgs{content: contentHash, scheme: string(opts.Scheme), hasScheme: opts.Scheme != "",
+		hasParent: opts.Parent != nil}
 	if opts.Parent != nil {
-		a.parent = []byte(*opts.Parent)
+		a.parent = *opts.Parent
 	}
 	return a
-}
-
-func (a revisionArgs) release() {
-	free(a.content)
-	if a.scheme != nil {
-		free(a.scheme)
-	}
 }
 
 // RevisionKey is "rev:<scheme>:<hex>" of content on a parent revision (spec §7).
 func RevisionKey(contentHash string, opts RevisionOptions) (string, error) {
 	a := newRevisionArgs(contentHash, opts)
-	defer a.release()
+	sp, sn := textArg(a.scheme)
+	cp, cn := textArg(a.content)
+	pp, pn := textArg(a.parent)
 	var out [72]C.char
 	var msg *C.char
-	err := status(C.samekey_revision_key(a.scheme, a.content, bytesPtr(a.parent), C.size_t(len(a.parent)), C.bool(a.hasParent),
+	err := status(C.samekey_revision_key(sp, sn, C.bool(a.hasScheme), cp, cn, pp, pn, C.bool(a.hasParent),
 		bytesPtr(opts.Secret), C.size_t(len(opts.Secret)), C.bool(opts.Secret != nil), &out[0], &msg), msg)
 	return C.GoString(&out[0]), err
 }
@@ -60,11 +52,13 @@ func RevisionKey(contentHash string, opts RevisionOptions) (string, error) {
 // RevisionMessage is the exact byte string hashed for a revision key.
 func RevisionMessage(contentHash string, opts RevisionOptions) ([]byte, error) {
 	a := newRevisionArgs(contentHash, opts)
-	defer a.release()
+	sp, sn := textArg(a.scheme)
+	cp, cn := textArg(a.content)
+	pp, pn := textArg(a.parent)
 	var out *C.uint8_t
 	var n C.size_t
 	var msg *C.char
-	if err := status(C.samekey_revision_message(a.scheme, a.content, bytesPtr(a.parent), C.size_t(len(a.parent)), C.bool(a.hasParent), &out, &n, &msg), msg); err != nil {
+	if err := status(C.samekey_revision_message(sp, sn, C.bool(a.hasScheme), cp, cn, pp, pn, C.bool(a.hasParent), &out, &n, &msg), msg); err != nil {
 		return nil, err
 	}
 	defer C.samekey_bytes_free(out, n)
@@ -74,16 +68,11 @@ func RevisionMessage(contentHash string, opts RevisionOptions) ([]byte, error) {
 // NeedsWrite reports whether incoming content must be written over stored ("" when
 // nothing is stored): skip the write when it is false.
 func NeedsWrite(stored, incoming string) (bool, error) {
-	var cs *C.char
-	if stored != "" {
-		cs = cString(stored)
-		defer free(cs)
-	}
-	ci := cString(incoming)
-	defer free(ci)
+	sp, sn := textArg(stored)
+	ip, in := textArg(incoming)
 	var out C.bool
 	var msg *C.char
-	err := status(C.samekey_needs_write(cs, ci, &out, &msg), msg)
+	err := status(C.samekey_needs_write(sp, sn, C.bool(stored != ""), ip, in, &out, &msg), msg)
 	return bool(out), err
 }
 
@@ -105,11 +94,10 @@ type ParsedKey struct {
 
 // ParseKey parses a content hash ("sha256:...", "blake3:...") or revision key ("rev:v1:...").
 func ParseKey(key string) (ParsedKey, error) {
-	ck := cString(key)
-	defer free(ck)
+	kp, kn := textArg(key)
 	var out *C.char
 	var msg *C.char
-	if err := status(C.samekey_parse_key(ck, &out, &msg), msg); err != nil {
+	if err := status(C.samekey_parse_key(kp, kn, &out, &msg), msg); err != nil {
 		return ParsedKey{}, err
 	}
 	defer C.samekey_string_free(out)
@@ -130,13 +118,13 @@ func NewKeyRing(primary Scheme, accepted ...Scheme) (*KeyRing, error) {
 // KeyRingOf makes the ring of accept, newest first: the first is the primary. An empty
 // list is ErrUnknownScheme.
 func KeyRingOf(accept []Scheme) (*KeyRing, error) {
-	// C strings in C memory: the array of pointers passed to C may not hold Go pointers.
+	// The names' bytes copied to C memory: an array passed to C may not hold Go pointers.
 	// One slot more than needed, so that &names[0] exists for an empty list too.
-	names := unsafe.Slice((**C.char)(C.malloc(C.size_t(len(accept)+1)*C.size_t(unsafe.Sizeof((*C.char)(nil))))), len(accept)+1)
+	names := unsafe.Slice((*C.SamekeyText)(C.malloc(C.size_t(len(accept)+1)*C.size_t(unsafe.Sizeof(C.SamekeyText{})))), len(accept)+1)
 	defer C.free(unsafe.Pointer(&names[0]))
 	for i, a := range accept {
-		names[i] = cString(string(a))
-		defer free(names[i])
+		names[i] = C.SamekeyText{ptr: (*C.uint8_t)(C.CBytes([]byte(a))), len: C.size_t(len(a))}
+		defer C.free(unsafe.Pointer(names[i].ptr))
 	}
 	var codes [3]C.uint8_t
 	var n C.size_t
@@ -211,27 +199,26 @@ func (r *KeyRing) VerifyULID(id ULID, ms int64, namespace string, secret []byte,
 // RevisionKey is the revision key of content on parent (nil for a root revision) under
 // the scheme of contentHash, which the ring must accept (ErrSchemeNotAccepted).
 func (r *KeyRing) RevisionKey(contentHash string, parent *string, secret []byte) (string, error) {
-	content := cString(contentHash)
-	defer free(content)
-	var p []byte
+	cp, cn := textArg(contentHash)
+	var p string
 	if parent != nil {
-		p = []byte(*parent)
+		p = *parent
 	}
+	pp, pn := textArg(p)
 	var out [72]C.char
 	var msg *C.char
-	err := status(C.samekey_ring_revision_key((*C.uint8_t)(&r.codes[0]), C.size_t(len(r.codes)), content,
-		bytesPtr(p), C.size_t(len(p)), C.bool(parent != nil),
+	err := status(C.samekey_ring_revision_key((*C.uint8_t)(&r.codes[0]), C.size_t(len(r.codes)), cp, cn,
+		pp, pn, C.bool(parent != nil),
 		bytesPtr(secret), C.size_t(len(secret)), C.bool(secret != nil), &out[0], &msg), msg)
 	return C.GoString(&out[0]), err
 }
 
 // SchemeOfKey is the accepted scheme of a revision key or content hash text.
 func (r *KeyRing) SchemeOfKey(key string) (Scheme, error) {
-	ck := cString(key)
-	defer free(ck)
+	kp, kn := textArg(key)
 	var out [3]C.char
 	var msg *C.char
-	err := status(C.samekey_ring_scheme_of_key((*C.uint8_t)(&r.codes[0]), C.size_t(len(r.codes)), ck, &out[0], &msg), msg)
+	err := status(C.samekey_ring_scheme_of_key((*C.uint8_t)(&r.codes[0]), C.size_t(len(r.codes)), kp, kn, &out[0], &msg), msg)
 	return Scheme(C.GoString(&out[0])), err
 }
 

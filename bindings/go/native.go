@@ -51,12 +51,14 @@ func bytesPtr(b []byte) *C.uint8_t {
 	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
 }
 
-func cString(s string) *C.char {
-	return C.CString(s)
-}
-
-func free(p *C.char) {
-	C.free(unsafe.Pointer(p))
+// textArg is s as the C ABI takes every text: a pointer and a length. Every byte reaches
+// the core, a NUL included (a C string would end there: "v1\x00" would read as v1). A
+// string's bytes hold no Go pointers, so they may be passed for the duration of a call.
+func textArg(s string) (*C.uint8_t, C.size_t) {
+	if len(s) == 0 {
+		return nil, 0
+	}
+	return (*C.uint8_t)(unsafe.Pointer(unsafe.StringData(s))), C.size_t(len(s))
 }
 
 // nativeVersion is the version of the linked library.

@@ -51,11 +51,10 @@ func schemeCode(s Scheme) (byte, error) {
 }
 
 func coreSchemeCode(s Scheme) (byte, error) {
-	cs := cString(string(s))
-	defer free(cs)
+	sp, sn := textArg(string(s))
 	var code C.uint8_t
 	var msg *C.char
-	err := status(C.samekey_scheme_code(cs, &code, &msg), msg)
+	err := status(C.samekey_scheme_code(sp, sn, &code, &msg), msg)
 	return byte(code), err
 }
 

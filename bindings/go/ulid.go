@@ -273,12 +273,11 @@ func NewDeriver(opts Options) (*Deriver, error) {
 	if opts.MaxThreads < 0 {
 		return nil, newError("invalid_argument", "MaxThreads must be 0 (one per core) or more")
 	}
-	cs := cString(string(scheme))
-	defer free(cs)
-	ns := []byte(opts.Namespace)
+	sp, sn := textArg(string(scheme))
+	np, nn := textArg(opts.Namespace)
 	var code C.uint8_t
 	var msg *C.char
-	err := status(C.samekey_prepare_deriver(cs, bytesPtr(ns), C.size_t(len(ns)), bytesPtr(opts.Secret),
+	err := status(C.samekey_prepare_deriver(sp, sn, np, nn, bytesPtr(opts.Secret),
 		C.size_t(len(opts.Secret)), C.bool(opts.Secret != nil), &code, &msg), msg)
 	if err != nil {
 		return nil, err

@@ -4,15 +4,17 @@ import { SamekeyError, text, typeName } from './errors.mjs';
 /**
  * `fn()` with the call's strings converted first (spec §2.2: a host conversion, before a
  * time's and every check): when `fn` fails with a SamekeyError (a time that is no time, a
- * scheme's error), a lone surrogate in the namespace or a text field is reported instead.
+ * scheme's error), a lone surrogate in the namespace, a text field or one of `others`
+ * (`[value, name]` pairs: the scheme name) is reported instead.
  * The strings are checked only on that error, off the path of a valid call; the one place
  * the JS layer orders checks, since JS strings are converted here, not in the core.
  */
-export function stringsFirst(namespace, fields, fn) {
+export function stringsFirst(namespace, fields, fn, others = []) {
   try {
     return fn();
   } catch (e) {
     if (e instanceof SamekeyError) {
+      for (const [s, what] of others) if (typeof s === 'string') text(s, what);
       namespaceArg(namespace);
       for (const f of fieldList(fields)) if (typeof f === 'string') text(f, 'field');
     }

@@ -62,8 +62,9 @@ export function keyRings(native, { call, packing, timeOfCall, Ulid, ulidText, co
     verifyUlid(id, fields, options) {
       const opts = optionsArg(options, ID_OPTIONS, 'KeyRing.verifyUlid');
       const { namespace, secret } = opts;
-      const ms = timeOfCall(opts, fields);
+      // The id's text first: its conversion is a string's, before the time's (spec §9.2).
       const idText = ulidText(id);
+      const ms = timeOfCall(opts, fields);
       const end = this.#pack(fields, namespace, secret);
       return withPacked(end, (buf) => native.verifyPacked(buf, idText, ms));
     }

@@ -59,8 +59,8 @@ export function times(native, call) {
   }
 
   /** The time of an id call, converted after the call's strings (`stringsFirst`). */
-  function timeOfCall(opts, fields) {
-    return stringsFirst(opts.namespace, fields, () => timeOf(opts));
+  function timeOfCall(opts, fields, others) {
+    return stringsFirst(opts.namespace, fields, () => timeOf(opts), others);
   }
 
   return { parseRfc3339, toMs, timeOf, timeOfCall };

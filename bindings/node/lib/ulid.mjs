@@ -209,7 +209,7 @@ export function ulids(native, { call, packing, toMs, timeOf, timeOfCall }) {
   function deriveUlid(fields, options) {
     const opts = optionsArg(options, ['time', 'timeMs', 'namespace', 'scheme', 'secret'], 'deriveUlid');
     const { namespace, scheme = 'v1', secret } = opts;
-    const ms = timeOfCall(opts, fields);
+    const ms = timeOfCall(opts, fields, [[scheme, 'scheme']]);
     const deriver = stringsFirst(namespace, fields, () => deriverFor(scheme, namespaceArg(namespace), secretArg(secret)));
     return deriver.derive(fields, { timeMs: ms });
   }

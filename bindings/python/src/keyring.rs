@@ -156,8 +156,9 @@ impl PyKeyRing {
         namespace: Option<&Bound<'_, PyAny>>,
         secret: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<&'static str> {
-        let i = id_inputs(fields, (time, time_ms), namespace, secret)?;
+        // The id first: its conversion is a string's, before the time's (spec §2.2, §9.2).
         let id = ulid_arg(ulid)?;
+        let i = id_inputs(fields, (time, time_ms), namespace, secret)?;
         let scheme = self
             .inner
             .verify_ulid(

@@ -45,6 +45,14 @@ typedef enum SamekeyStatus {
  */
 typedef struct SamekeyHasher SamekeyHasher;
 
+/**
+ * A text in a list of texts (a key ring's scheme names): its bytes and their count.
+ */
+typedef struct SamekeyText {
+  const uint8_t *ptr;
+  size_t len;
+} SamekeyText;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -73,13 +81,15 @@ int64_t samekey_json_max_safe_integer(void);
 /**
  * The content hash text (at most 71 characters and a NUL) of `data`.
  */
-enum SamekeyStatus samekey_content_hash(const char *scheme,
+enum SamekeyStatus samekey_content_hash(const uint8_t *scheme,
+                                        size_t scheme_len,
                                         const uint8_t *data,
                                         size_t len,
                                         char *hash,
                                         char **error);
 
-enum SamekeyStatus samekey_hasher_new(const char *scheme,
+enum SamekeyStatus samekey_hasher_new(const uint8_t *scheme,
+                                      size_t scheme_len,
                                       struct SamekeyHasher **hasher,
                                       char **error);
 
@@ -107,7 +117,8 @@ enum SamekeyStatus samekey_canonical_json(const uint8_t *json,
 /**
  * The content hash of JSON text's canonical form.
  */
-enum SamekeyStatus samekey_content_hash_json(const char *scheme,
+enum SamekeyStatus samekey_content_hash_json(const uint8_t *scheme,
+                                             size_t scheme_len,
                                              const uint8_t *json,
                                              size_t len,
                                              bool from_doubles,
@@ -117,7 +128,8 @@ enum SamekeyStatus samekey_content_hash_json(const char *scheme,
 /**
  * The scheme code (0, 1, 2) of "v0", "v1", "v2", checking a deriver's settings.
  */
-enum SamekeyStatus samekey_prepare_deriver(const char *scheme,
+enum SamekeyStatus samekey_prepare_deriver(const uint8_t *scheme,
+                                           size_t scheme_len,
                                            const uint8_t *namespace_,
                                            size_t namespace_len,
                                            const uint8_t *secret,
@@ -194,7 +206,7 @@ enum SamekeyStatus samekey_verify(const uint8_t *packed,
  * the first is the primary), primary first, into `codes` (3 bytes); their count. An
  * empty list is `unknown_scheme`.
  */
-enum SamekeyStatus samekey_prepare_ring(const char *const *accept,
+enum SamekeyStatus samekey_prepare_ring(const struct SamekeyText *accept,
                                         size_t accept_len,
                                         uint8_t *codes,
                                         size_t *count,
@@ -205,7 +217,8 @@ enum SamekeyStatus samekey_prepare_ring(const char *const *accept,
  */
 enum SamekeyStatus samekey_ring_scheme_of_key(const uint8_t *codes,
                                               size_t count,
-                                              const char *key,
+                                              const uint8_t *key,
+                                              size_t key_len,
                                               char *scheme,
                                               char **error);
 
@@ -216,7 +229,8 @@ enum SamekeyStatus samekey_ring_scheme_of_key(const uint8_t *codes,
  */
 enum SamekeyStatus samekey_ring_revision_key(const uint8_t *codes,
                                              size_t count,
-                                             const char *content_hash,
+                                             const uint8_t *content_hash,
+                                             size_t content_hash_len,
                                              const uint8_t *parent,
                                              size_t parent_len,
                                              bool has_parent,
@@ -255,7 +269,10 @@ enum SamekeyStatus samekey_parse_rfc3339(const uint8_t *text_ptr,
 /**
  * The scheme code of a scheme name, for building packed requests.
  */
-enum SamekeyStatus samekey_scheme_code(const char *scheme, uint8_t *code, char **error);
+enum SamekeyStatus samekey_scheme_code(const uint8_t *scheme,
+                                       size_t scheme_len,
+                                       uint8_t *code,
+                                       char **error);
 
 /**
  * Whether `ms` milliseconds look like seconds given by mistake (spec §8.2): seconds of
@@ -265,11 +282,14 @@ enum SamekeyStatus samekey_scheme_code(const char *scheme, uint8_t *code, char *
 bool samekey_likely_seconds(int64_t ms);
 
 /**
- * The revision key (at most 71 characters and a NUL); `scheme` NULL means the content
- * hash's own; the parent is present when `has_parent`.
+ * The revision key (at most 71 characters and a NUL); without `has_scheme` the scheme is
+ * the content hash's own; the parent is present when `has_parent`.
  */
-enum SamekeyStatus samekey_revision_key(const char *scheme,
-                                        const char *content_hash,
+enum SamekeyStatus samekey_revision_key(const uint8_t *scheme,
+                                        size_t scheme_len,
+                                        bool has_scheme,
+                                        const uint8_t *content_hash,
+                                        size_t content_hash_len,
                                         const uint8_t *parent,
                                         size_t parent_len,
                                         bool has_parent,
@@ -282,8 +302,11 @@ enum SamekeyStatus samekey_revision_key(const char *scheme,
 /**
  * The exact bytes hashed for a revision key; free with `samekey_bytes_free`.
  */
-enum SamekeyStatus samekey_revision_message(const char *scheme,
-                                            const char *content_hash,
+enum SamekeyStatus samekey_revision_message(const uint8_t *scheme,
+                                            size_t scheme_len,
+                                            bool has_scheme,
+                                            const uint8_t *content_hash,
+                                            size_t content_hash_len,
                                             const uint8_t *parent,
                                             size_t parent_len,
                                             bool has_parent,
@@ -292,17 +315,23 @@ enum SamekeyStatus samekey_revision_message(const char *scheme,
                                             char **error);
 
 /**
- * Whether `incoming` must be written over `stored` (NULL: nothing stored).
+ * Whether `incoming` must be written over `stored` (without `has_stored`: nothing stored).
  */
-enum SamekeyStatus samekey_needs_write(const char *stored,
-                                       const char *incoming,
+enum SamekeyStatus samekey_needs_write(const uint8_t *stored,
+                                       size_t stored_len,
+                                       bool has_stored,
+                                       const uint8_t *incoming,
+                                       size_t incoming_len,
                                        bool *result,
                                        char **error);
 
 /**
  * "kind scheme canonical" of a content hash or revision key; free the result.
  */
-enum SamekeyStatus samekey_parse_key(const char *key, char **result, char **error);
+enum SamekeyStatus samekey_parse_key(const uint8_t *key,
+                                     size_t key_len,
+                                     char **result,
+                                     char **error);
 
 /**
  * Frees a string this library returned. NULL is allowed.

@@ -11,7 +11,8 @@ use crate::status::{call, Failure, SamekeyStatus};
 /// The content hash text (at most 71 characters and a NUL) of `data`.
 #[no_mangle]
 pub extern "C" fn samekey_content_hash(
-    scheme: *const c_char,
+    scheme: *const u8,
+    scheme_len: usize,
     data: *const u8,
     len: usize,
     hash: *mut c_char,
@@ -21,7 +22,7 @@ pub extern "C" fn samekey_content_hash(
         write_text(
             hash,
             72,
-            &wire::content_hash(bytes(data, len)?, c_str(scheme)?)?,
+            &wire::content_hash(bytes(data, len)?, text(scheme, scheme_len)?)?,
         )
     })
 }
@@ -31,14 +32,15 @@ pub struct SamekeyHasher(ContentHasher);
 
 #[no_mangle]
 pub extern "C" fn samekey_hasher_new(
-    scheme: *const c_char,
+    scheme: *const u8,
+    scheme_len: usize,
     hasher: *mut *mut SamekeyHasher,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
         set(
             hasher,
-            Box::into_raw(Box::new(SamekeyHasher(wire::hasher(c_str(scheme)?)?))),
+            Box::into_raw(Box::new(SamekeyHasher(wire::hasher(text(scheme, scheme_len)?)?))),
         )
     })
 }
@@ -105,7 +107,8 @@ pub extern "C" fn samekey_canonical_json(
 /// The content hash of JSON text's canonical form.
 #[no_mangle]
 pub extern "C" fn samekey_content_hash_json(
-    scheme: *const c_char,
+    scheme: *const u8,
+    scheme_len: usize,
     json: *const u8,
     len: usize,
     from_doubles: bool,
@@ -113,7 +116,7 @@ pub extern "C" fn samekey_content_hash_json(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let (t, s) = (text(json, len)?, c_str(scheme)?);
+        let (t, s) = (text(json, len)?, text(scheme, scheme_len)?);
         let h = if from_doubles {
             wire::content_hash_json_value(t, s)?
         } else {

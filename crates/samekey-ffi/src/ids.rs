@@ -24,7 +24,8 @@ pub(crate) fn id_of(ptr: *const u8) -> Outcome<Ulid> {
 /// The scheme code (0, 1, 2) of "v0", "v1", "v2", checking a deriver's settings.
 #[no_mangle]
 pub extern "C" fn samekey_prepare_deriver(
-    scheme: *const c_char,
+    scheme: *const u8,
+    scheme_len: usize,
     namespace: *const u8,
     namespace_len: usize,
     secret: *const u8,
@@ -37,7 +38,11 @@ pub extern "C" fn samekey_prepare_deriver(
         let secret = opt_bytes(secret, secret_len, has_secret)?;
         set(
             code,
-            wire::prepare_deriver(c_str(scheme)?, text(namespace, namespace_len)?, secret)?,
+            wire::prepare_deriver(
+                text(scheme, scheme_len)?,
+                text(namespace, namespace_len)?,
+                secret,
+            )?,
         )
     })
 }
@@ -209,25 +214,14 @@ pub extern "C" fn samekey_verify(
 /// empty list is `unknown_scheme`.
 #[no_mangle]
 pub extern "C" fn samekey_prepare_ring(
-    accept: *const *const c_char,
+    accept: *const SamekeyText,
     accept_len: usize,
     codes: *mut u8,
     count: *mut usize,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let names = if accept.is_null() && accept_len == 0 {
-            &[][..]
-        } else if accept.is_null() {
-            return Err(Failure::Argument("NULL pointer with a length"));
-        } else {
-            // SAFETY: the caller provides `accept_len` string pointers at `accept`.
-            unsafe { std::slice::from_raw_parts(accept, accept_len) }
-        };
-        let names = names
-            .iter()
-            .map(|p| c_str(*p))
-            .collect::<Outcome<Vec<&str>>>()?;
+        let names = texts(accept, accept_len)?;
         let found = wire::prepare_ring(&names)?;
         out(codes, 3)?[..found.len()].copy_from_slice(&found);
         set(count, found.len())
@@ -239,7 +233,8 @@ pub extern "C" fn samekey_prepare_ring(
 pub extern "C" fn samekey_ring_scheme_of_key(
     codes: *const u8,
     count: usize,
-    key: *const c_char,
+    key: *const u8,
+    key_len: usize,
     scheme: *mut c_char,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
@@ -247,7 +242,7 @@ pub extern "C" fn samekey_ring_scheme_of_key(
         write_text(
             scheme,
             3,
-            wire::scheme_of_key(bytes(codes, count)?, c_str(key)?)?,
+            wire::scheme_of_key(bytes(codes, count)?, text(key, key_len)?)?,
         )
     })
 }
@@ -259,7 +254,8 @@ pub extern "C" fn samekey_ring_scheme_of_key(
 pub extern "C" fn samekey_ring_revision_key(
     codes: *const u8,
     count: usize,
-    content_hash: *const c_char,
+    content_hash: *const u8,
+    content_hash_len: usize,
     parent: *const u8,
     parent_len: usize,
     has_parent: bool,
@@ -271,7 +267,7 @@ pub extern "C" fn samekey_ring_revision_key(
 ) -> SamekeyStatus {
     call(error, || {
         let codes = bytes(codes, count)?;
-        let content = c_str(content_hash)?;
+        let content = text(content_hash, content_hash_len)?;
         let parent = opt_text(parent, parent_len, has_parent)?;
         let secret = opt_bytes(secret, secret_len, has_secret)?;
         write_text(
@@ -338,12 +334,16 @@ pub extern "C" fn samekey_parse_rfc3339(
 /// The scheme code of a scheme name, for building packed requests.
 #[no_mangle]
 pub extern "C" fn samekey_scheme_code(
-    scheme: *const c_char,
+    scheme: *const u8,
+    scheme_len: usize,
     code: *mut u8,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        set(code, wire::scheme_code(c_str(scheme)?.parse::<Scheme>()?))
+        set(
+            code,
+            wire::scheme_code(text(scheme, scheme_len)?.parse::<Scheme>()?),
+        )
     })
 }
 

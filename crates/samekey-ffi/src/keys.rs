@@ -7,12 +7,15 @@ use samekey_wire as wire;
 use crate::pointers::*;
 use crate::status::{call, SamekeyStatus};
 
-/// The revision key (at most 71 characters and a NUL); `scheme` NULL means the content
-/// hash's own; the parent is present when `has_parent`.
+/// The revision key (at most 71 characters and a NUL); without `has_scheme` the scheme is
+/// the content hash's own; the parent is present when `has_parent`.
 #[no_mangle]
 pub extern "C" fn samekey_revision_key(
-    scheme: *const c_char,
-    content_hash: *const c_char,
+    scheme: *const u8,
+    scheme_len: usize,
+    has_scheme: bool,
+    content_hash: *const u8,
+    content_hash_len: usize,
     parent: *const u8,
     parent_len: usize,
     has_parent: bool,
@@ -23,8 +26,8 @@ pub extern "C" fn samekey_revision_key(
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        let scheme = opt_c_str(scheme)?;
-        let content = c_str(content_hash)?;
+        let scheme = opt_text(scheme, scheme_len, has_scheme)?;
+        let content = text(content_hash, content_hash_len)?;
         let parent = opt_text(parent, parent_len, has_parent)?;
         let secret = opt_bytes(secret, secret_len, has_secret)?;
         write_text(
@@ -38,8 +41,11 @@ pub extern "C" fn samekey_revision_key(
 /// The exact bytes hashed for a revision key; free with `samekey_bytes_free`.
 #[no_mangle]
 pub extern "C" fn samekey_revision_message(
-    scheme: *const c_char,
-    content_hash: *const c_char,
+    scheme: *const u8,
+    scheme_len: usize,
+    has_scheme: bool,
+    content_hash: *const u8,
+    content_hash_len: usize,
     parent: *const u8,
     parent_len: usize,
     has_parent: bool,
@@ -49,26 +55,32 @@ pub extern "C" fn samekey_revision_message(
 ) -> SamekeyStatus {
     call(error, || {
         let m = wire::revision_message(
-            c_str(content_hash)?,
+            text(content_hash, content_hash_len)?,
             opt_text(parent, parent_len, has_parent)?,
-            opt_c_str(scheme)?,
+            opt_text(scheme, scheme_len, has_scheme)?,
         )?;
         alloc_bytes(message, message_len, m)
     })
 }
 
-/// Whether `incoming` must be written over `stored` (NULL: nothing stored).
+/// Whether `incoming` must be written over `stored` (without `has_stored`: nothing stored).
 #[no_mangle]
 pub extern "C" fn samekey_needs_write(
-    stored: *const c_char,
-    incoming: *const c_char,
+    stored: *const u8,
+    stored_len: usize,
+    has_stored: bool,
+    incoming: *const u8,
+    incoming_len: usize,
     result: *mut bool,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
         set(
             result,
-            wire::needs_write(opt_c_str(stored)?, c_str(incoming)?)?,
+            wire::needs_write(
+                opt_text(stored, stored_len, has_stored)?,
+                text(incoming, incoming_len)?,
+            )?,
         )
     })
 }
@@ -76,11 +88,12 @@ pub extern "C" fn samekey_needs_write(
 /// "kind scheme canonical" of a content hash or revision key; free the result.
 #[no_mangle]
 pub extern "C" fn samekey_parse_key(
-    key: *const c_char,
+    key: *const u8,
+    key_len: usize,
     result: *mut *mut c_char,
     error: *mut *mut c_char,
 ) -> SamekeyStatus {
     call(error, || {
-        alloc_string(result, wire::parse_key(c_str(key)?)?)
+        alloc_string(result, wire::parse_key(text(key, key_len)?)?)
     })
 }

@@ -7,6 +7,9 @@
 //!   panic ever unwinds into the caller).
 //! - `error`, when not NULL, receives a message that the caller frees with
 //!   `samekey_string_free`; it is set only when the status is not OK.
+//! - Every text is a pointer and a length in bytes (`SamekeyText` in a list), never a
+//!   NUL-terminated string: text may hold U+0000, which a C string would silently end at.
+//!   An optional text has a `has_` flag, as an optional secret does.
 //! - Identity inputs travel as one packed request (crates `samekey-wire`): scheme codes,
 //!   namespace, optional secret and fields in one flat buffer, which holds no pointers.
 //! - Results of bounded size are written into caller buffers (ids: 16 bytes; ULID text
@@ -28,7 +31,7 @@ use std::ffi::c_char;
 pub use content::*;
 pub use ids::*;
 pub use keys::*;
-pub use pointers::{samekey_bytes_free, samekey_string_free};
+pub use pointers::{samekey_bytes_free, samekey_string_free, SamekeyText};
 pub use status::{samekey_error_codes, samekey_status_code, SamekeyStatus};
 
 /// The library's version, e.g. "0.2.0"; hosts compare it with the one they expect.

@@ -1,7 +1,11 @@
 //! Arguments from C and results to it: pointers checked for NULL, text checked for
 //! UTF-8, caller buffers filled, library allocations handed out and freed.
+//!
+//! Every text argument is a pointer and a length, never a NUL-terminated string: text may
+//! hold U+0000 (spec §2.2), and a C string would cut it there, so that `"v1\0"` would read
+//! as the scheme `v1` and `"rev:v1:<hex>\0junk"` as a valid key.
 
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, CString};
 use std::ptr;
 
 use crate::status::{Failure, Outcome};
@@ -23,13 +27,25 @@ pub(crate) fn text<'a>(ptr: *const u8, len: usize) -> Outcome<&'a str> {
     Ok(samekey::text::from_utf8(bytes(ptr, len)?)?)
 }
 
-pub(crate) fn c_str<'a>(ptr: *const c_char) -> Outcome<&'a str> {
+/// A text in a list of texts (a key ring's scheme names): its bytes and their count.
+#[repr(C)]
+pub struct SamekeyText {
+    pub ptr: *const u8,
+    pub len: usize,
+}
+
+/// `count` texts at `ptr`; NULL is allowed only with `count == 0`.
+pub(crate) fn texts<'a>(ptr: *const SamekeyText, count: usize) -> Outcome<Vec<&'a str>> {
     if ptr.is_null() {
-        return Err(Failure::Argument("NULL string"));
+        return if count == 0 {
+            Ok(Vec::new())
+        } else {
+            Err(Failure::Argument("NULL pointer with a length"))
+        };
     }
-    // SAFETY: the caller passes a NUL-terminated string.
-    let s = unsafe { CStr::from_ptr(ptr) };
-    Ok(samekey::text::from_utf8(s.to_bytes())?)
+    // SAFETY: the caller provides `count` texts at `ptr`, each `len` readable bytes.
+    let list = unsafe { std::slice::from_raw_parts(ptr, count) };
+    list.iter().map(|t| text(t.ptr, t.len)).collect()
 }
 
 pub(crate) fn out<'a, T>(ptr: *mut T, n: usize) -> Outcome<&'a mut [T]> {
@@ -105,13 +121,5 @@ pub(crate) fn opt_text<'a>(ptr: *const u8, len: usize, present: bool) -> Outcome
         Ok(Some(text(ptr, len)?))
     } else {
         Ok(None)
-    }
-}
-
-pub(crate) fn opt_c_str<'a>(ptr: *const c_char) -> Outcome<Option<&'a str>> {
-    if ptr.is_null() {
-        Ok(None)
-    } else {
-        c_str(ptr).map(Some)
     }
 }

@@ -11,6 +11,9 @@
 
 static int passed, failed;
 
+/* A text argument from a string literal: its bytes and their count (a NUL inside counts). */
+#define T(literal) (const uint8_t *)(literal), sizeof(literal) - 1
+
 #define CHECK(cond)                                                        \
   do {                                                                     \
     if (cond) {                                                            \
@@ -52,7 +55,7 @@ int main(void) {
   const char *fields[] = {"hello-world", "en"};
 
   CHECK(strcmp(samekey_version(), "") != 0);
-  CHECK(samekey_scheme_code("v1", &code, &error) == SAMEKEY_STATUS_OK && code == 1);
+  CHECK(samekey_scheme_code(T("v1"), &code, &error) == SAMEKEY_STATUS_OK && code == 1);
 
   /* Same inputs, same id; ULID text round-trips; UUID text has its shape. */
   size_t len = pack(buf, code, "posts", fields, 2);
@@ -90,15 +93,15 @@ int main(void) {
   samekey_string_free(error);
   error = NULL;
   CHECK(samekey_derive(NULL, 5, 0, id2, NULL) == SAMEKEY_STATUS_INVALID_ARGUMENT);
-  CHECK(samekey_scheme_code("v9", &code, &error) == SAMEKEY_STATUS_UNKNOWN_SCHEME);
+  CHECK(samekey_scheme_code(T("v9"), &code, &error) == SAMEKEY_STATUS_UNKNOWN_SCHEME);
   samekey_string_free(error);
   error = NULL;
 
   /* Content hashes: streamed equals one-shot. */
   char h1[72], h2[72];
-  CHECK(samekey_content_hash("v2", (const uint8_t *)"abcdef", 6, h1, &error) == SAMEKEY_STATUS_OK);
+  CHECK(samekey_content_hash(T("v2"), (const uint8_t *)"abcdef", 6, h1, &error) == SAMEKEY_STATUS_OK);
   SamekeyHasher *hasher = NULL;
-  CHECK(samekey_hasher_new("v2", &hasher, &error) == SAMEKEY_STATUS_OK);
+  CHECK(samekey_hasher_new(T("v2"), &hasher, &error) == SAMEKEY_STATUS_OK);
   CHECK(samekey_hasher_update(hasher, (const uint8_t *)"abc", 3, &error) == SAMEKEY_STATUS_OK);
   CHECK(samekey_hasher_update(hasher, (const uint8_t *)"def", 3, &error) == SAMEKEY_STATUS_OK);
   CHECK(samekey_hasher_finalize(hasher, h2, &error) == SAMEKEY_STATUS_OK && strcmp(h1, h2) == 0);
@@ -115,10 +118,30 @@ int main(void) {
   CHECK(samekey_ulid_message(buf, one_len, &message, &message_len, &error) == SAMEKEY_STATUS_OK && message_len == 64 + 4 + 4 + 4 + 3);
   samekey_bytes_free(message, message_len);
   char key[72];
-  CHECK(samekey_revision_key(NULL, h1, NULL, 0, false, NULL, 0, false, key, &error) == SAMEKEY_STATUS_OK);
+  CHECK(samekey_revision_key(NULL, 0, false, (const uint8_t *)h1, strlen(h1), NULL, 0, false, NULL, 0, false, key, &error) == SAMEKEY_STATUS_OK);
   CHECK(strncmp(key, "rev:v2:", 7) == 0);
   bool write = false;
-  CHECK(samekey_needs_write(h1, h1, &write, &error) == SAMEKEY_STATUS_OK && !write);
+  CHECK(samekey_needs_write((const uint8_t *)h1, strlen(h1), true, (const uint8_t *)h1, strlen(h1), &write, &error) == SAMEKEY_STATUS_OK && !write);
+  CHECK(samekey_needs_write(NULL, 0, false, (const uint8_t *)h1, strlen(h1), &write, &error) == SAMEKEY_STATUS_OK && write);
+
+  /* Texts are pointer and length: a NUL is part of the text, never its end (spec §2.2). */
+  CHECK(samekey_scheme_code(T("v1\0"), &code, &error) == SAMEKEY_STATUS_UNKNOWN_SCHEME);
+  samekey_string_free(error);
+  error = NULL;
+  char h1_nul[80];
+  size_t h1_len = strlen(h1);
+  memcpy(h1_nul, h1, h1_len);
+  memcpy(h1_nul + h1_len, "\0x", 2);
+  CHECK(samekey_needs_write((const uint8_t *)h1, h1_len, true, (const uint8_t *)h1_nul, h1_len + 2, &write, &error) == SAMEKEY_STATUS_INVALID_KEY);
+  samekey_string_free(error);
+  error = NULL;
+  SamekeyText ring[] = {{T("v2")}, {T("v1\0")}};
+  uint8_t codes[3];
+  size_t count = 0;
+  CHECK(samekey_prepare_ring(ring, 2, codes, &count, &error) == SAMEKEY_STATUS_UNKNOWN_SCHEME);
+  samekey_string_free(error);
+  error = NULL;
+  CHECK(samekey_prepare_ring(ring, 1, codes, &count, &error) == SAMEKEY_STATUS_OK && count == 1);
 
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
