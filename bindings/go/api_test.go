@@ -249,3 +249,42 @@ func TestThreadedBatchEqualsSingle(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A host value's path (spec §6.2): the scheme name's conversion, then the value's errors,
+// then the scheme's own checks.
+func TestContentHashJSONOrder(t *testing.T) {
+	inf := []any{math.Inf(1)}
+	cases := []struct {
+		scheme Scheme
+		value  any
+		want   error
+	}{
+		{"v\xff", inf, ErrInvalidString},
+		{"v\xff", map[string]any{"a": int64(1) << 60}, ErrInvalidString},
+		{"v9", inf, ErrNumberOutOfRange},
+		{"v0", []any{"\xff"}, ErrInvalidString},
+		{"v9", []any{1}, ErrUnknownScheme},
+	}
+	for _, c := range cases {
+		if _, err := ContentHashJSON(c.scheme, c.value); !errors.Is(err, c.want) {
+			t.Errorf("ContentHashJSON(%q, %v) = %v, want %v", c.scheme, c.value, err, c.want)
+		}
+	}
+}
+
+// Every text crosses the C ABI with its length: a NUL is part of it, never its end.
+func TestTextWithNUL(t *testing.T) {
+	if _, err := KeyRingOf([]Scheme{"v1\x00"}); !errors.Is(err, ErrUnknownScheme) {
+		t.Errorf("ring v1\\0: %v", err)
+	}
+	h, _ := ContentHash(V1, []byte("x"))
+	if _, err := ParseKey(h + "\x00junk"); !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("key with a NUL tail: %v", err)
+	}
+	if _, err := NeedsWrite(h, h+"\x00"); !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("incoming with a NUL tail: %v", err)
+	}
+	if _, err := ContentHash("v1\x00", nil); !errors.Is(err, ErrUnknownScheme) {
+		t.Errorf("scheme v1\\0: %v", err)
+	}
+}

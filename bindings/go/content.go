@@ -95,8 +95,13 @@ func CanonicalJSON(v any) (string, error) {
 	return canonical(text, true)
 }
 
-// ContentHashJSON is the content hash of CanonicalJSON(v).
+// ContentHashJSON is the content hash of CanonicalJSON(v). The scheme name is converted
+// before the value (spec §6.2): a name that is not UTF-8 is ErrInvalidString first; the
+// value's errors come before the scheme's own (ErrUnknownScheme, ErrSchemeNotSupported).
 func ContentHashJSON(scheme Scheme, v any) (string, error) {
+	if !utf8.ValidString(string(scheme)) {
+		return "", newError("invalid_string", "the scheme name is not valid UTF-8")
+	}
 	text, err := jsonOf(v)
 	if err != nil {
 		return "", err

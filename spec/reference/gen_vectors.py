@@ -8,16 +8,19 @@ Every case is an input; every expected value comes from samekey_ref.
 
 from __future__ import annotations
 
-import json
 import pathlib
 import random
 import struct
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import fault_domains as fd  # noqa: E402
 import samekey_ref as ref  # noqa: E402
-from fault_domains import host, host_fields  # noqa: E402
+from cases_errata import add_errata_cases  # noqa: E402
+from cases_orders import add_order_cases  # noqa: E402
+from vector_builders import (H1, H2, POST, POST_T, candidates, content,  # noqa: E402
+                             content_json, key_parse, needs_write, render, revision,
+                             ring_revision, timestamp, ulid, ulid_parse, ulid_text, vectors,
+                             verify)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-vectors" / "samekey.json"
@@ -38,105 +41,8 @@ DESCRIPTION = (
     "expect holds the outputs, or {\"error\": code}. See spec/samekey.md §10."
 )
 
-vectors: list[dict] = []
-
-
-def expect(fn) -> dict:
-    try:
-        return fn()
-    except ref.SamekeyError as e:
-        return {"error": e.code}
-
-
-def add(vid: str, op: str, inputs: dict, result: dict) -> None:
-    assert "id" not in inputs and "op" not in inputs and "expect" not in inputs, vid
-    assert all(v["id"] != vid for v in vectors), vid
-    vectors.append({"id": vid, "op": op, **inputs, "expect": result})
-
-
-def with_secret(inputs: dict, secret) -> dict:
-    if secret is not None:
-        inputs["secret_hex"] = secret.hex()
-    return inputs
-
-
-def ulid(vid, scheme, t, fields, namespace="", secret=None):
-    inputs = with_secret({"scheme": scheme, "namespace": namespace, "timestamp_ms": t,
-                          "fields": fields}, secret)
-    add(vid, "ulid", inputs, expect(lambda: ref.derive_ulid(
-        host(scheme), t, host(namespace), host_fields(fields), secret)))
-
-
-def content(vid, scheme, data: bytes):
-    add(vid, "content", {"scheme": scheme, "data_hex": data.hex()},
-        expect(lambda: {"hash": ref.content_hash(host(scheme), data)}))
-
-
-def content_json(vid, text, scheme="v1"):
-    add(vid, "content_json", {"scheme": scheme, "json": text},
-        expect(lambda: ref.content_json(host(scheme), host(text))))
-
-
-def revision(vid, scheme, parent, content_hash, secret=None):
-    inputs = with_secret({"scheme": scheme, "parent": parent, "content_hash": content_hash},
-                         secret)
-    add(vid, "revision", inputs, expect(lambda: ref.revision(
-        host(scheme), host(parent), host(content_hash), secret)))
-
-
-def timestamp(vid, text):
-    add(vid, "timestamp", {"rfc3339": text},
-        expect(lambda: {"timestamp_ms": ref.parse_timestamp(host(text))}))
-
-
-def ulid_parse(vid, text):
-    def run():
-        raw = ref.parse_ulid(host(text))
-        return {"ulid": ref.crockford(raw), "uuid": ref.uuid_text(raw),
-                "timestamp_ms": int.from_bytes(raw[:6], "big")}
-    add(vid, "ulid_parse", {"text": text}, expect(run))
-
-
-def key_parse(vid, text, accepted=None):
-    inputs = {"text": text}
-    if accepted is not None:
-        inputs["accepted"] = accepted
-    add(vid, "key_parse", inputs, expect(lambda: ref.key_scheme(host(text), host(accepted))))
-
-
-def verify(vid, accepted, id_text, t, fields, namespace="", secret=None):
-    inputs = with_secret({"accepted": accepted, "ulid": id_text, "namespace": namespace,
-                          "timestamp_ms": t, "fields": fields}, secret)
-    add(vid, "verify", inputs, expect(lambda: {"scheme": ref.verify(
-        host(accepted), host(id_text), t, host(namespace), host_fields(fields), secret)}))
-
-
-def candidates(vid, accepted, t, fields, namespace="", secret=None):
-    inputs = with_secret({"accepted": accepted, "namespace": namespace, "timestamp_ms": t,
-                          "fields": fields}, secret)
-    add(vid, "candidates", inputs, expect(lambda: {"candidates": ref.candidates(
-        host(accepted), t, host(namespace), host_fields(fields), secret)}))
-
-
-def ring_revision(vid, accepted, parent, content_hash, secret=None):
-    inputs = with_secret({"accepted": accepted, "parent": parent,
-                          "content_hash": content_hash}, secret)
-    add(vid, "ring_revision", inputs, expect(lambda: ref.ring_revision(
-        host(accepted), host(parent), host(content_hash), secret)))
-
-
-def needs_write(vid, stored, incoming):
-    add(vid, "needs_write", {"stored": stored, "incoming": incoming},
-        expect(lambda: {"needs_write": ref.needs_write(host(stored), host(incoming))}))
-
-
-def ulid_text(scheme, t, fields, namespace="", secret=None) -> str:
-    return ref.derive_ulid(scheme, t, namespace, host_fields(fields), secret)["ulid"]
-
 
 # --- ulid ----------------------------------------------------------------------------
-POST_T = 1714564800000  # 2024-05-01T12:00:00Z
-POST = ["my-first-post-title", "en"]
 KEY32 = bytes(range(32))
 for s in ("v0", "v1", "v2"):
     ulid(f"ulid-{s}-typical-post", s, POST_T, POST)
@@ -324,8 +230,6 @@ for name, text in [
     content_json(f"json-{name}", text)
 
 # --- revision ------------------------------------------------------------------------
-H1 = ref.content_hash("v1", b'{"rows":3}')
-H2 = ref.content_hash("v2", b'{"rows":3}')
 for s, h in (("v1", H1), ("v2", H2)):
     root = ref.revision(s, None, h, None)["key"]
     revision(f"revision-{s}-root", s, None, h)
@@ -493,186 +397,10 @@ for name, stored, incoming in [
 ]:
     needs_write(f"needs-write-{name}", stored, incoming)
 
-# --- spec 1.2: cases an independent implementation and vector set found unpinned ---------
-def utf16(t: str) -> dict:
-    return {"utf16": t.encode("utf-16-be", errors="surrogatepass").hex()}
+# --- spec 1.2 and 1.3 (cases_errata.py), then the order of checks (cases_orders.py) ---
+add_errata_cases()
+add_order_cases()
 
-
-# Any number of fields (§4.1): more than fit in a byte.
-MANY = [f"f{i}" for i in range(300)]
-for s in ("v0", "v1", "v2"):
-    ulid(f"ulid-{s}-300-fields", s, POST_T, MANY)
-candidates("candidates-300-fields", ["v2", "v1", "v0"], POST_T, MANY)
-verify("verify-256-fields", ["v1"], ulid_text("v1", POST_T, MANY[:256]), POST_T, MANY[:256])
-# A time's decimal value decides (§10.1); beyond int64 it is out of range, never wrapped.
-ulid("ulid-v1-t-whole-float", "v1", float(POST_T), POST)
-for name, t in (("2^63-1", 2**63 - 1), ("2^63", 2**63), ("2^64", 2**64),
-                ("2^64-plus-post", 2**64 + POST_T), ("-2^63-1", -2**63 - 1)):
-    ulid(f"ulid-v1-t-{name}", "v1", t, POST)
-ulid("ulid-unknown-scheme-and-t-2^64", "v9", 2**64, POST)
-ulid("ulid-v0-secret-and-t-2^64", "v0", 2**64, POST, secret=b"k")
-candidates("candidates-t-2^64-plus-post", ["v2", "v1"], 2**64 + POST_T, POST)
-verify("verify-t-2^64-plus-post", ["v1"], ulid_text("v1", POST_T, POST), 2**64 + POST_T, POST)
-# §6.1 and §6.2: an integer literal of exactly 2^53 inside a value.
-content_json("json-2^53-int-in-object", '{"n":9007199254740992}')
-content_json("json-2^53-as-float-in-object", '{"n":9007199254740992.0}')
-# §9.1: a ring's errors first, also against the key text; names converted before checked.
-key_parse("key-parse-garbage-and-unknown-scheme-in-ring", "nope", ["v1", "v3"])
-key_parse("key-parse-garbage-and-empty-ring", "nope", [])
-key_parse("key-parse-not-accepted-v0-ring", H1, ["v0"])
-candidates("candidates-unknown-then-invalid-string-name", ["v9", utf16("\ud800")], POST_T, POST)
-candidates("candidates-v1-primary-skips-v0-with-namespace", ["v1", "v0"], POST_T, POST, "posts")
-# §9.3: equal malformed text is not unchanged content; equal digests of two schemes differ.
-needs_write("needs-write-same-invalid", "sha256:x", "sha256:x")
-needs_write("needs-write-same-digest-other-scheme", H1, "blake3:" + H1[7:])
-needs_write("needs-write-same-digest-other-scheme-reversed", "blake3:" + H1[7:], H1)
-# Every string input of every op as UTF-16 code units (§10.1): valid text is ordinary
-# text, a lone surrogate is invalid_string.
-LONE_IN = utf16("v\udc00")
-for name, value in (("utf16", utf16("v1")), ("invalid-string", LONE_IN)):
-    ulid(f"ulid-scheme-{name}", value, POST_T, POST)
-    content(f"content-scheme-{name}", value, b"abc")
-    content_json(f"json-scheme-{name}", "{}", value)
-    revision(f"revision-scheme-{name}", value, None, H1)
-    candidates(f"candidates-accepted-{name}", ["v2", value], POST_T, POST)
-    verify(f"verify-accepted-{name}", [value], ulid_text("v1", POST_T, POST), POST_T, POST)
-    ring_revision(f"ring-revision-accepted-{name}", [value, "v2"], None, H1)
-    key_parse(f"key-parse-accepted-{name}", H1, [value])
-TEXTS = {
-    "ulid_parse": (ulid_text("v1", POST_T, POST), "0" * 25 + "\ud800"),
-    "key_parse": (H1, H1[:-1] + "\udc00"),
-    "timestamp": ("2024-05-01T12:00:00\u00e9"[:-1] + "Z", "2024-05-01T12:00:00\ud83dZ"),
-    "content_json": ('{"caf\u00e9":"\U0001F600"}', '{"a":"\ud800"}'),
-}
-ulid_parse("ulid-parse-utf16", utf16(TEXTS["ulid_parse"][0]))
-ulid_parse("ulid-parse-invalid-string", utf16(TEXTS["ulid_parse"][1]))
-key_parse("key-parse-utf16", utf16(TEXTS["key_parse"][0]))
-key_parse("key-parse-invalid-string", utf16(TEXTS["key_parse"][1]))
-key_parse("key-parse-invalid-string-and-not-accepted", utf16(TEXTS["key_parse"][1]), ["v2"])
-timestamp("timestamp-utf16", utf16(TEXTS["timestamp"][0]))
-timestamp("timestamp-invalid-string", utf16(TEXTS["timestamp"][1]))
-content_json("json-utf16", utf16(TEXTS["content_json"][0]))
-content_json("json-invalid-string", utf16(TEXTS["content_json"][1]))
-content_json("json-invalid-string-and-unknown-scheme", utf16(TEXTS["content_json"][1]), "v9")
-revision("revision-content-hash-utf16", "v1", None, utf16(H1))
-revision("revision-content-hash-invalid-string", "v1", None, utf16(H1[:-1] + "\ud800"))
-ring_revision("ring-revision-content-hash-invalid-string", ["v1"], None, utf16("sha256:\ud800"))
-verify("verify-ulid-utf16", ["v1"], utf16(ulid_text("v1", POST_T, POST)), POST_T, POST)
-verify("verify-ulid-invalid-string", ["v1"], utf16("\ud800" * 26), POST_T, POST)
-needs_write("needs-write-utf16", utf16(H1), utf16(H2))
-needs_write("needs-write-stored-invalid-string", utf16("sha256:\ud800"), H1)
-needs_write("needs-write-incoming-invalid-string", H1, utf16("\udc00"))
-needs_write("needs-write-stored-invalid-string-incoming-invalid-key", utf16("\ud800"), "md5:1")
-
-# --- spec 1.3 ----------------------------------------------------------------------
-class Num(float):
-    """A number written in the vector file as `text` says (`1.7145648e12`, `-0`), since
-    json.dumps writes every float its own way; its value is float(text) (§10.1: the
-    decimal value decides, not how it is written)."""
-
-    def __new__(cls, text: str):
-        number = super().__new__(cls, text)
-        number.text = text
-        return number
-
-
-# §10.1's own examples of how an integer may be written, and a non-integer that a double
-# holds exactly but a careless 17-digit reader rounds to 2^52.
-for name, t in (("exponent", Num("1.7145648e12")), ("minus-zero", Num("-0.0")),
-                ("minus-zero-integer", Num("-0")), ("2^52-minus-half", 4503599627370495.5)):
-    ulid(f"ulid-v1-t-{name}", "v1", t, POST)
-candidates("candidates-t-exponent", ["v2", "v1"], Num("1.7145648e12"), POST)
-verify("verify-t-2^52-minus-half", ["v1"], ulid_text("v1", POST_T, POST), 4503599627370495.5, POST)
-# A NUL inside every kind of text (§2.2: text is every scalar value, U+0000 included; a
-# caller that passes C strings would cut it off there). Where the text is hashed it
-# changes the output; where it is parsed it is not part of any valid name or key.
-NUL_ID = ulid_text("v1", POST_T, POST)
-REV = ref.revision("v1", None, H1, None)["key"]
-ulid("nul-ulid-scheme", "v1\0", POST_T, POST)
-ulid("nul-ulid-namespace", "v1", POST_T, POST, namespace="posts\0x")
-ulid("nul-ulid-field", "v1", POST_T, ["my-first-post-title\0x", "en"])
-ulid("nul-ulid-v0-field", "v0", POST_T, ["my-first-post-title\0x", "en"])
-content("nul-content-scheme", "v2\0", b"abc")
-content("nul-content-data", "v1", b"a\0b")
-content_json("nul-json-scheme", "{}", "v1\0")
-content_json("nul-json-raw-in-string", '["a\0b"]')
-content_json("nul-json-escaped-in-string", '["a\\u0000b"]')
-content_json("nul-json-after-value", "{}\0")
-revision("nul-revision-scheme", "v1\0", None, H1)
-revision("nul-revision-parent", "v1", REV + "\0x", H1)
-revision("nul-revision-content-hash", "v1", None, H1 + "\0")
-revision("nul-revision-content-hash-tail", "v1", None, H1 + "\0x")
-timestamp("nul-timestamp", "2024-05-01T12:00:00Z\0")
-timestamp("nul-timestamp-inside", "2024-05-01T12:00\0:00Z")
-ulid_parse("nul-ulid-parse-tail", NUL_ID + "\0")
-ulid_parse("nul-ulid-parse-inside", NUL_ID[:25] + "\0")
-key_parse("nul-key-parse-revision-tail", REV + "\0anything")
-key_parse("nul-key-parse-content-tail", H1 + "\0")
-key_parse("nul-key-parse-accepted", H1, ["v1\0"])
-key_parse("nul-key-parse-accepted-second", H1, ["v1", "v2\0"])
-verify("nul-verify-accepted", ["v1\0"], NUL_ID, POST_T, POST)
-verify("nul-verify-ulid", ["v1"], NUL_ID + "\0", POST_T, POST)
-verify("nul-verify-namespace", ["v1"], NUL_ID, POST_T, POST, namespace="\0")
-verify("nul-verify-field", ["v1"], NUL_ID, POST_T, ["my-first-post-title\0", "en"])
-candidates("nul-candidates-accepted", ["v2", "v1\0"], POST_T, POST)
-candidates("nul-candidates-namespace", ["v2", "v1"], POST_T, POST, namespace="a\0b")
-candidates("nul-candidates-field", ["v2", "v1", "v0"], POST_T, ["\0", "en"])
-ring_revision("nul-ring-revision-accepted", ["v1\0"], None, H1)
-ring_revision("nul-ring-revision-parent", ["v1"], "\0", H1)
-ring_revision("nul-ring-revision-content-hash", ["v1"], None, H1 + "\0x")
-needs_write("nul-needs-write-incoming", H1, H1 + "\0")
-needs_write("nul-needs-write-stored", H1 + "\0x", H1)
-needs_write("nul-needs-write-nothing-stored", None, H1 + "\0")
-
-# --- every pair of ordered checks --------------------------------------------------
-# For each two checks of an op that one input can fail together, a vector that fails
-# both (spec §10.3). The hand-written cases above show most pairs; for each pair they do
-# not, the input of fewest faults that fails both becomes a vector (pair-...).
-for list_name, (run, domain, ops) in fd.DOMAINS.items():
-    op = ops[0]
-    shown = set().union(*(fd.pairs(list_name, fd.ARGS[list_name](v))
-                          for v in vectors if v["op"] == op))
-    for args in sorted(domain, key=lambda a: fd.fault_count(list_name, a)):
-        missing = sorted(fd.pairs(list_name, args) - shown)
-        if not missing:
-            continue
-        earlier, later = missing[0]
-        vid = f"pair-{op}-{earlier}-before-{later}"
-        vid = vid.replace("_", "-").replace("(", "-").replace(")", "")
-        inputs = fd.AS_VECTOR[list_name](*args)
-        add(vid, op, inputs, fd.outcome(fd.OPS[op], inputs))
-        shown |= fd.pairs(list_name, args)
-
-# Then each reordering of a list that no vector catches yet (check_orders.py's second
-# proof): the input of fewest faults that tells the orders apart (order-...).
-for list_name, (run, domain, ops) in fd.DOMAINS.items():
-    spec_order = getattr(ref, list_name)
-    op = ops[0]
-    by_faults = sorted(domain, key=lambda a: fd.fault_count(list_name, a))
-    baseline = [fd.outcome(run, a) for a in by_faults]
-    for moved in fd.reorderings(spec_order):
-        setattr(ref, list_name, moved)
-        try:
-            if any(fd.outcome(fd.OPS[op], v) != v["expect"] for v in vectors if v["op"] == op):
-                continue
-            differs = next((a for a, want in zip(by_faults, baseline)
-                            if fd.outcome(run, a) != want), None)
-        finally:
-            setattr(ref, list_name, spec_order)
-        if differs is None:
-            continue
-        # Named for the two checks that tell the orders apart on this input.
-        earlier = fd.first_failing(list_name, differs)
-        setattr(ref, list_name, moved)
-        later = fd.first_failing(list_name, differs)
-        setattr(ref, list_name, spec_order)
-        inputs = fd.AS_VECTOR[list_name](*differs)
-        vid = f"order-{op}-{earlier}-before-{later}"
-        vid = vid.replace("_", "-").replace("(", "-").replace(")", "")
-        n = 2
-        while any(v["id"] == vid for v in vectors):
-            vid, n = f"{vid.rsplit('~', 1)[0]}~{n}", n + 1
-        add(vid, op, inputs, fd.outcome(fd.OPS[op], inputs))
 
 # --- a small file of other cases -------------------------------------------------------
 # Runners must work with any valid vector file (spec §10.1), not only with the cases and
@@ -700,26 +428,6 @@ needs_write("small-needs-write", H2, H2)
 SMALL = vectors[:]
 SMALL_OUT = ROOT / "test-vectors" / "small.json"
 vectors[:] = MAIN
-
-
-def render(selected: list[dict], description: str) -> str:
-    doc = {"schema": "samekey-test-vectors/1", "description": description,
-           "vectors": [{k: numbers_as_written(x) for k, x in v.items()} for v in selected]}
-    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    for number in WRITTEN:
-        text = text.replace(json.dumps(f"{NUM_MARK}{number}"), number)
-    return text
-
-
-NUM_MARK = "\u0001number:"
-WRITTEN: set[str] = set()
-
-
-def numbers_as_written(x):
-    if isinstance(x, Num):
-        WRITTEN.add(x.text)
-        return f"{NUM_MARK}{x.text}"
-    return x
 
 
 def outputs() -> dict[pathlib.Path, tuple[str, int]]:

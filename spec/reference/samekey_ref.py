@@ -7,47 +7,24 @@ misreads the spec, and the vectors this module generates are how we find out.
 
 from __future__ import annotations
 
-import calendar
 import hashlib
 import hmac
-import json
-import re
 import struct
 
 import blake3
 
-MAX_MS = 2**48 - 1
-MAX_SAFE_INTEGER = 2**53 - 1
-MAX_DEPTH = 128
+from basics import MAX_MS, SamekeyError, bad_text
+from canonical_json import canonical, parse_json
+from key_text import (content_scheme, hash_fault, named_scheme, parse_content_hash,
+                      parsed_key)
+from rfc3339 import parse_rfc3339 as _parse_rfc3339
+
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 V2_SECRET_CONTEXT = "samekey v2 secret"
 
 
-class SamekeyError(Exception):
-    def __init__(self, code: str):
-        super().__init__(code)
-        self.code = code
-
 
 # §2 schemes and tags -------------------------------------------------------------------
-
-def check_text(text: str) -> str:
-    """§2.2: a host string that is not valid Unicode is invalid_string, never repaired."""
-    if bad_text(text):
-        raise SamekeyError("invalid_string")
-    return text
-
-
-def bad_text(*values) -> bool:
-    """Whether any host string among `values` (strings, bytes, None, lists of them) holds
-    a lone surrogate. Python strings can; the conversion of §2.2 refuses them."""
-    for v in values:
-        if isinstance(v, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in v):
-            return True
-        if isinstance(v, (list, tuple)) and bad_text(*v):
-            return True
-    return False
-
 
 def run_checks(checks, *args) -> None:
     """Runs an ordered check list: each check is (name, test); a test returns whether it
@@ -216,135 +193,7 @@ def content_hash(scheme: str, data: bytes) -> str:
     raise SamekeyError("scheme_not_supported")
 
 
-HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
-
-
-def parse_content_hash(text: str) -> tuple[str, bytes]:
-    check_text(text)
-    algorithm, sep, digest = text.partition(":")
-    scheme = {"sha256": "v1", "blake3": "v2"}.get(algorithm)
-    if not sep or scheme is None or not HEX64.fullmatch(digest):
-        raise SamekeyError("invalid_key")
-    return scheme, bytes.fromhex(digest)
-
-
-def parse_revision_key(text: str) -> tuple[str, bytes]:
-    check_text(text)
-    parts = text.split(":")
-    if len(parts) != 3 or parts[0] != "rev" or parts[1] not in ("v1", "v2") \
-            or not HEX64.fullmatch(parts[2]):
-        raise SamekeyError("invalid_key")
-    return parts[1], bytes.fromhex(parts[2])
-
-
-# §6 canonical JSON ------------------------------------------------------------------
-
-def _reject_constant(name: str):
-    raise SamekeyError("invalid_json")
-
-
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > 17 or abs(int(text)) > MAX_SAFE_INTEGER:
-        raise SamekeyError("number_out_of_range")
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
-    x = float(text)
-    if x in (float("inf"), float("-inf")):
-        raise SamekeyError("number_out_of_range")
-    return x
-
-
-def _pairs(pairs: list) -> dict:
-    seen = {}
-    for k, v in pairs:
-        if k in seen:
-            raise SamekeyError("duplicate_key")
-        seen[k] = v
-    return seen
-
-
-def _check_tree(v, depth: int) -> None:
-    if isinstance(v, str):
-        if any(0xD800 <= ord(c) <= 0xDFFF for c in v):
-            raise SamekeyError("invalid_json")
-    elif isinstance(v, (list, dict)):
-        if depth + 1 > MAX_DEPTH:
-            raise SamekeyError("nesting_too_deep")
-        items = v.items() if isinstance(v, dict) else ((None, x) for x in v)
-        for k, x in items:
-            if k is not None:
-                _check_tree(k, depth)
-            _check_tree(x, depth + 1)
-
-
-def parse_json(text: str):
-    try:
-        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_parse_int,
-                           parse_float=_parse_float, parse_constant=_reject_constant)
-    except (json.JSONDecodeError, RecursionError):
-        raise SamekeyError("invalid_json") from None
-    _check_tree(value, 0)
-    return value
-
-
-def es_number(x: float) -> str:
-    """ECMAScript Number::toString from Python's shortest round-trip repr."""
-    if x == 0:
-        return "0"
-    if x < 0:
-        return "-" + es_number(-x)
-    mantissa, _, exp = repr(x).partition("e")
-    whole, _, frac = mantissa.partition(".")
-    digits = (whole + frac).lstrip("0")
-    stripped = digits.rstrip("0")
-    k = len(stripped)
-    n = int(exp or 0) - len(frac) + (len(digits) - k) + k
-    s = stripped
-    if k <= n <= 21:
-        return s + "0" * (n - k)
-    if 0 < n <= 21:
-        return s[:n] + "." + s[n:]
-    if -6 < n <= 0:
-        return "0." + "0" * (-n) + s
-    e = n - 1
-    return s[0] + ("." + s[1:] if k > 1 else "") + "e" + ("+" if e > 0 else "-") + str(abs(e))
-
-
-ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
-           "\r": "\\r"}
-
-
-def es_string(s: str) -> str:
-    out = []
-    for c in s:
-        if c in ESCAPES:
-            out.append(ESCAPES[c])
-        elif ord(c) < 0x20:
-            out.append("\\u%04x" % ord(c))
-        else:
-            out.append(c)
-    return '"' + "".join(out) + '"'
-
-
-def canonical(v) -> str:
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, int):
-        return es_number(float(v))
-    if isinstance(v, float):
-        return es_number(v)
-    if isinstance(v, str):
-        return es_string(v)
-    if isinstance(v, list):
-        return "[" + ",".join(canonical(x) for x in v) + "]"
-    keys = sorted(v, key=lambda k: k.encode("utf-16-be"))
-    return "{" + ",".join(es_string(k) + ":" + canonical(v[k]) for k in keys) + "}"
+# §6 canonical JSON (the parse and RFC 8785 form: canonical_json.py) ------------------
 
 
 def _json_fault(text: str) -> str | None:
@@ -374,35 +223,13 @@ def content_json(scheme: str, text: str) -> dict:
 
 # §7 revision keys -----------------------------------------------------------------------
 
-def _content_scheme(text: str) -> str | None:
-    if bad_text(text):
-        return None
-    try:
-        return parse_content_hash(text)[0]
-    except SamekeyError:
-        return None
-
-
-def named_scheme(text) -> str | None:
-    """The scheme a content hash or revision key text names by its prefix, however its
-    digest is written (`blake3:zz` names v2): an implementation that reads the prefix
-    before the digest could check the scheme first, so scheme_mismatch and
-    scheme_not_accepted fail for it too, and the vectors must show that invalid_key wins."""
-    if not isinstance(text, str):
-        return None
-    if text.startswith("rev:"):
-        name = text.split(":")[1]
-        return name if name in ("v1", "v2") else None
-    return {"sha256": "v1", "blake3": "v2"}.get(text.partition(":")[0])
-
-
 # §7.3: the conversions and the checks in order, permutable like ULID_CHECKS.
 REVISION_CHECKS = [
     ("invalid_string(scheme)", lambda s, p, c, k: bad_text(s)),
     ("invalid_string(parent)", lambda s, p, c, k: bad_text(p)),
     ("invalid_string(content_hash)", lambda s, p, c, k: bad_text(c)),
     ("unknown_scheme", lambda s, p, c, k: s not in ("v0", "v1", "v2")),
-    ("invalid_key", lambda s, p, c, k: _content_scheme(c) is None),
+    ("invalid_key", lambda s, p, c, k: content_scheme(c) is None),
     ("scheme_not_supported", lambda s, p, c, k: s == "v0"),
     ("empty_secret", lambda s, p, c, k: empty(k)),
     ("empty_parent", lambda s, p, c, k: p == ""),
@@ -420,11 +247,7 @@ def revision(scheme: str, parent: str | None, content_hash_text: str,
             "message_hex": m.hex()}
 
 
-# §8 timestamps ----------------------------------------------------------------------
-
-RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))",
-    re.ASCII)
+# §8 timestamps (the RFC 3339 grammar: rfc3339.py) ------------------------------------
 
 
 def _timestamp_fault(text: str) -> str | None:
@@ -445,31 +268,6 @@ TIMESTAMP_CHECKS = [
 def parse_timestamp(text: str) -> int:
     run_checks(TIMESTAMP_CHECKS, text)
     return _parse_rfc3339(text)
-
-
-def _parse_rfc3339(text: str) -> int:
-    m = RFC3339.fullmatch(text)
-    if not m:
-        raise SamekeyError("invalid_timestamp")
-    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
-    frac, zulu, sign, oh, om = m.group(7), m.group(8), m.group(9), m.group(10), m.group(11)
-    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
-    month_days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    if not (1 <= mo <= 12 and 1 <= d <= month_days[mo - 1] and h <= 23 and mi <= 59
-            and s <= 59):
-        raise SamekeyError("invalid_timestamp")
-    offset = 0
-    if not zulu:
-        if int(oh) > 23 or int(om) > 59:
-            raise SamekeyError("invalid_timestamp")
-        offset = (int(oh) * 60 + int(om)) * (1 if sign == "+" else -1)
-    if y == 0:
-        raise SamekeyError("timestamp_out_of_range")  # long before 1970 whatever the offset
-    seconds = calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0)) - offset * 60
-    ms = seconds * 1000 + int((frac or "0")[:3].ljust(3, "0"))
-    if not 0 <= ms <= MAX_MS:
-        raise SamekeyError("timestamp_out_of_range")
-    return ms
 
 
 # §9 key ring and guards --------------------------------------------------------------
@@ -587,7 +385,7 @@ RING_REVISION_CHECKS = [
     ("unknown_scheme(accepted)", lambda a, p, c, k: bad_ring(a)),
     ("invalid_string(parent)", lambda a, p, c, k: bad_text(p)),
     ("invalid_string(content_hash)", lambda a, p, c, k: bad_text(c)),
-    ("invalid_key", lambda a, p, c, k: _content_scheme(c) is None),
+    ("invalid_key", lambda a, p, c, k: content_scheme(c) is None),
     ("scheme_not_accepted", lambda a, p, c, k: _not_accepted(a, c)),
     ("empty_secret", lambda a, p, c, k: empty(k)),
     ("empty_parent", lambda a, p, c, k: p == ""),
@@ -601,21 +399,13 @@ def ring_revision(accepted: list[str], parent: str | None, content_hash_text: st
     return {"key": revision(scheme, parent, content_hash_text, secret)["key"]}
 
 
-def _hash_fault(text) -> bool:
-    try:
-        parse_content_hash(text)
-    except SamekeyError:
-        return True
-    return False
-
-
 # §9.3: both converted, then both parsed, incoming first (one code, so the order of the
 # two parses cannot be seen).
 NEEDS_WRITE_CHECKS = [
     ("invalid_string(stored)", lambda stored, incoming: bad_text(stored)),
     ("invalid_string(incoming)", lambda stored, incoming: bad_text(incoming)),
-    ("invalid_key(incoming)", lambda stored, incoming: _hash_fault(incoming)),
-    ("invalid_key(stored)", lambda stored, incoming: stored is not None and _hash_fault(stored)),
+    ("invalid_key(incoming)", lambda stored, incoming: hash_fault(incoming)),
+    ("invalid_key(stored)", lambda stored, incoming: stored is not None and hash_fault(stored)),
 ]
 
 
@@ -624,31 +414,19 @@ def needs_write(stored: str | None, incoming: str) -> bool:
     return stored is None or parse_content_hash(stored) != parse_content_hash(incoming)
 
 
-def _parsed_key(text) -> tuple[str, str, bytes] | None:
-    """(kind, scheme, digest) of a content hash or revision key text, or None."""
-    if bad_text(text):
-        return None
-    try:
-        if text.startswith("rev:"):
-            return ("revision",) + parse_revision_key(text)
-        return ("content",) + parse_content_hash(text)
-    except SamekeyError:
-        return None
-
-
 # §9.1: the ring (when one is given), the text's conversion, its parse, then the ring.
 KEY_PARSE_CHECKS = [
     ("invalid_string(accepted)", lambda text, a: a is not None and bad_text(a)),
     ("unknown_scheme(accepted)", lambda text, a: a is not None and bad_ring(a)),
     ("invalid_string(text)", lambda text, a: bad_text(text)),
-    ("invalid_key", lambda text, a: _parsed_key(text) is None),
+    ("invalid_key", lambda text, a: parsed_key(text) is None),
     ("scheme_not_accepted", lambda text, a: a is not None and _not_accepted(a, text)),
 ]
 
 
 def key_scheme(text: str, accepted: list[str] | None) -> dict:
     run_checks(KEY_PARSE_CHECKS, text, accepted)
-    kind, scheme, digest = _parsed_key(text)
+    kind, scheme, digest = parsed_key(text)
     if kind == "revision":
         canonical_text = f"rev:{scheme}:{digest.hex()}"
     else:

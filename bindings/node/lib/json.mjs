@@ -71,7 +71,10 @@ export function canonicalJsonOf(native, call) {
 
   function contentHashJson(value, options) {
     const { scheme = 'v1' } = optionsArg(options, ['scheme'], 'contentHashJson');
-    return call(native.contentHashJsonValue, JSON.stringify(json(value)), schemeArg(scheme));
+    // The scheme name's conversion before the value's (spec §6.2); the value's errors
+    // still come before the scheme's own checks, which the core makes.
+    const name = schemeArg(scheme);
+    return call(native.contentHashJsonValue, JSON.stringify(json(value)), name);
   }
 
   function contentHashJsonText(jsonText, options) {

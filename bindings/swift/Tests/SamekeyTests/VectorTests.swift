@@ -54,15 +54,39 @@ private func int64(_ x: Any?) -> Int64 { (x as! NSNumber).int64Value }
 /// §10.1) has no Int64 and the API takes no floating-point time, so it fails here with the
 /// code of that host conversion (spec §8.2).
 /// Beyond Int64, the bound of the same sign, out of range as the value is (spec §10.1).
+/// Foundation parses a non-integer into a decimal number whose `doubleValue` is not
+/// correctly rounded (4503599627370495.5 became 2^52, an integer): such a number is read
+/// as its Decimal, which holds it exactly, since the decimal value decides.
 private func millis(_ v: [String: Any]) throws -> Int64 {
-    let t = (v["timestamp_ms"] as! NSNumber).doubleValue
-    if t != t.rounded(.towardZero) {
-        throw SamekeyError.Failure(code: .invalidTimestamp, codeText: "invalid_timestamp",
-                                   detail: "\(t) is not an integer number of milliseconds")
+    let n = v["timestamp_ms"] as! NSNumber
+    if let d = n as? NSDecimalNumber { return try millis(decimal: d.decimalValue) }
+    switch String(cString: n.objCType) {
+    case "d", "f":
+        let t = n.doubleValue
+        if t != t.rounded(.towardZero) { throw notMillis("\(t)") }
+        if t >= 9_223_372_036_854_775_807.0 { return Int64.max }
+        if t <= -9_223_372_036_854_775_808.0 { return Int64.min }
+        return Int64(t)
+    case "Q":
+        return n.uint64Value > UInt64(Int64.max) ? Int64.max : Int64(n.uint64Value)
+    default:
+        return n.int64Value
     }
-    if t >= 9_223_372_036_854_775_807.0 { return Int64.max }
-    if t <= -9_223_372_036_854_775_808.0 { return Int64.min }
-    return int64(v["timestamp_ms"])
+}
+
+private func millis(decimal: Decimal) throws -> Int64 {
+    var t = decimal
+    var whole = Decimal()
+    NSDecimalRound(&whole, &t, 0, .down)
+    if whole != t { throw notMillis("\(t)") }
+    if t >= Decimal(Int64.max) { return Int64.max }
+    if t <= Decimal(Int64.min) { return Int64.min }
+    return NSDecimalNumber(decimal: t).int64Value
+}
+
+private func notMillis(_ t: String) -> Error {
+    SamekeyError.Failure(code: .invalidTimestamp, codeText: "invalid_timestamp",
+                         detail: "\(t) is not an integer number of milliseconds")
 }
 
 /// Every name converted, then the ring made (spec §9.1).

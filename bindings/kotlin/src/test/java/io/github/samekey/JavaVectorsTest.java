@@ -170,8 +170,10 @@ class JavaVectorsTest {
                 KeyRing ring = ring(v);
                 String ns = text(v.get("namespace"));
                 List<String> texts = texts(v);
-                Instant at = atAfter(v, ns, texts);
+                // The id first, parsed before the call: its text's conversion comes
+                // before the time's (spec §9.2).
                 Ulid id = Ulid.parse(text(v.get("ulid")));
+                Instant at = atAfter(v, ns, texts);
                 Scheme s = texts != null
                         ? ring.verify(id, at, texts.toArray(new String[0]), ns, secret(v))
                         : ring.verify(id, at, bytes(v), ns, secret(v));

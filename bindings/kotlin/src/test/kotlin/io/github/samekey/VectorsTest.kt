@@ -129,8 +129,10 @@ class VectorsTest {
         "verify" -> {
             val ring = ring(v)
             val (bytes, texts) = fields(v)
-            val at = atAfter(v, namespace(v), *(texts ?: emptyList()).toTypedArray())
+            // The id first, as a host with an id type parses it before the call: its text's
+            // conversion comes before the time's (spec §9.2).
             val id = Ulid.parse(str(v, "ulid"))
+            val at = atAfter(v, namespace(v), *(texts ?: emptyList()).toTypedArray())
             val scheme = if (texts != null) {
                 ring.verify(id, at, *texts.toTypedArray(), namespace = namespace(v), secret = secret(v))
             } else {
