@@ -40,7 +40,9 @@ pub extern "C" fn samekey_hasher_new(
     call(error, || {
         set(
             hasher,
-            Box::into_raw(Box::new(SamekeyHasher(wire::hasher(text(scheme, scheme_len)?)?))),
+            Box::into_raw(Box::new(SamekeyHasher(wire::hasher(text(
+                scheme, scheme_len,
+            )?)?))),
         )
     })
 }

@@ -67,6 +67,10 @@ pub struct ServeArgs {
     /// With --token-file, let reads through without a token.
     #[arg(long)]
     pub public_reads: bool,
+    /// Serve with no tokens on an address other hosts can reach, where anyone may then
+    /// read and write. Without a token file, only a loopback address is served otherwise.
+    #[arg(long, conflicts_with = "token_file")]
+    pub allow_anonymous: bool,
     /// Client connections open at once; more wait to be accepted. Lowered to what the
     /// open-files limit allows.
     #[arg(long, allow_hyphen_values = true, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
@@ -218,10 +222,26 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
     }))
 }
 
+/// Closed unless told otherwise (as Redis's protected mode): with no token file, an
+/// address other hosts can reach is served only with --allow-anonymous. Loopback is
+/// this machine's alone, so it needs neither.
+pub fn check_exposure(args: &ServeArgs) -> Result<(), String> {
+    if args.listen.ip().is_loopback() || args.token_file.is_some() || args.allow_anonymous {
+        return Ok(());
+    }
+    Err(format!(
+        "refusing to listen on {} with no --token-file: every host that reaches it could \
+         read and write revisions. Give --token-file FILE (tokens that may write; add \
+         --public-reads to let anyone read), or --allow-anonymous to serve it open on purpose",
+        args.listen
+    ))
+}
+
 /// Serves until SIGTERM or Ctrl-C, then stops accepting, finishes the requests in flight
 /// within `--shutdown-timeout`, and returns.
 pub async fn serve(args: ServeArgs) -> Result<(), BoxError> {
     init_logs(args.log_format);
+    check_exposure(&args)?;
     let state = state(&args).await?;
     let listener = TcpListener::bind(args.listen).await?;
     // The first line on stdout, for scripts and tests that started us on port 0.
@@ -264,6 +284,10 @@ pub async fn run(
     tracing::info!(addr = ?listener.local_addr().ok(), database = state.registrar.db.backend(),
         primary = %args.scheme, tokens = state.tokens.is_enabled(), max_connections,
         "samekey registry started");
+    if args.allow_anonymous {
+        tracing::warn!(addr = ?listener.local_addr().ok(),
+            "--allow-anonymous: no tokens, so anyone who reaches this address may read and write revisions");
+    }
     let app = router(state.clone());
     let deadline = server::run(listener, app, limits, state.metrics.clone(), signal).await;
     // Registrations whose body had arrived finish too (their clients may have left), but
