@@ -18,7 +18,7 @@ packages=(
   postgresql postgresql-contrib   # the registry's, the examples' and the extension's server
   postgresql-server-dev-all       # the extension's headers, for the default major (pgrx)
   libclang-dev                    # pgrx's bindgen
-  chromium                        # the WebAssembly package's browser tests
+  chromium                        # the WebAssembly package's and the registry's (CORS) browser tests
   valgrind                        # the C ABI's leak check, bench-instructions
   maven default-jdk-headless      # the Kotlin/JVM artifact, Spark's Java
   debootstrap                     # the Swift toolchain's root, the old-glibc and arm64 roots

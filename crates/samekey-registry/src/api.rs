@@ -49,6 +49,7 @@ pub struct RequestLimits {
 pub struct AppState {
     pub registrar: Arc<Registrar>,
     pub tokens: Arc<Tokens>,
+    pub cors: Arc<crate::cors::Cors>,
     pub metrics: Arc<Metrics>,
     pub limits: RequestLimits,
 }
@@ -80,6 +81,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .fallback(|uri: Uri| async move { ApiError::NoRoute(uri.path().to_string()) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(from_fn_with_state(state.limits, check_head))
+        // Outside the routes' authentication, so that a preflight is answered without a
+        // token; inside the log, so that it is counted.
+        .layer(from_fn_with_state(state.cors.clone(), crate::cors::cors))
         .layer(from_fn_with_state(state.clone(), observe))
         .with_state(state)
 }

@@ -10,6 +10,7 @@ pub mod api;
 pub mod auth;
 mod blob;
 mod body;
+pub mod cors;
 mod data_body;
 pub mod db;
 mod db_check;
@@ -71,6 +72,10 @@ pub struct ServeArgs {
     /// read and write. Without a token file, only a loopback address is served otherwise.
     #[arg(long, conflicts_with = "token_file")]
     pub allow_anonymous: bool,
+    /// An origin whose pages may call the registry from a browser (e.g.
+    /// https://app.example.com); repeat for each. Exact origins only, no wildcard.
+    #[arg(long = "cors-origin", value_name = "ORIGIN", value_parser = cors::parse_origin)]
+    pub cors_origins: Vec<String>,
     /// Client connections open at once; more wait to be accepted. Lowered to what the
     /// open-files limit allows.
     #[arg(long, allow_hyphen_values = true, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
@@ -217,6 +222,7 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
     Ok(Arc::new(AppState {
         registrar: Arc::new(registrar),
         tokens: Arc::new(tokens),
+        cors: Arc::new(cors::Cors::new(&args.cors_origins)),
         metrics,
         limits: args.request_limits(),
     }))
