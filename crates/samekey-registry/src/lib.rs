@@ -24,6 +24,7 @@ pub mod register;
 pub mod schema;
 pub mod schemes;
 pub mod server;
+pub mod tls;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -79,6 +80,13 @@ pub struct ServeArgs {
     /// https://app.example.com); repeat for each. Exact origins only, no wildcard.
     #[arg(long = "cors-origin", value_name = "ORIGIN", value_parser = cors::parse_origin)]
     pub cors_origins: Vec<String>,
+    /// Serve HTTPS with this PEM certificate chain (TLS 1.2 and 1.3; needs --tls-key).
+    /// Reloaded on SIGHUP or when the file changes: a renewal needs no restart.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// Client connections open at once; more wait to be accepted. Lowered to what the
     /// open-files limit allows.
     #[arg(long, allow_hyphen_values = true, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
@@ -251,19 +259,40 @@ pub fn check_exposure(args: &ServeArgs) -> Result<(), String> {
 pub async fn serve(args: ServeArgs) -> Result<(), BoxError> {
     init_logs(args.log_format);
     check_exposure(&args)?;
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(tls::Tls::load(cert, key)?),
+        _ => None,
+    };
     let state = state(&args).await?;
     let listener = TcpListener::bind(args.listen).await?;
     // The first line on stdout, for scripts and tests that started us on port 0.
-    println!("listening on http://{}", listener.local_addr()?);
-    run(listener, state, &args, shutdown_signal()).await;
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    println!("listening on {scheme}://{}", listener.local_addr()?);
+    let watch = tls.clone().map(tls::Tls::watch);
+    run_tls(listener, state, &args, tls, shutdown_signal()).await;
+    if let Some(watch) = watch {
+        watch.abort();
+    }
     Ok(())
 }
 
-/// Serves `state` on `listener` until `signal` resolves, then shuts down as `serve` does.
+/// Serves `state` on `listener` in plain HTTP until `signal` resolves, then shuts down as
+/// `serve` does.
 pub async fn run(
     listener: TcpListener,
     state: Arc<AppState>,
     args: &ServeArgs,
+    signal: impl std::future::Future<Output = ()>,
+) {
+    run_tls(listener, state, args, None, signal).await
+}
+
+/// As [`run`], over TLS with `tls`'s certificate when given.
+pub async fn run_tls(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    args: &ServeArgs,
+    tls: Option<Arc<tls::Tls>>,
     signal: impl std::future::Future<Output = ()>,
 ) {
     // Descriptors besides client connections: the database pools, the listener, logs.
@@ -291,14 +320,14 @@ pub async fn run(
         max_headers: 2 * MAX_HEADERS,
     };
     tracing::info!(addr = ?listener.local_addr().ok(), database = state.registrar.db.backend(),
-        primary = %args.scheme, tokens = state.tokens.is_enabled(), max_connections,
-        "samekey registry started");
+        primary = %args.scheme, tokens = state.tokens.is_enabled(), tls = tls.is_some(),
+        max_connections, "samekey registry started");
     if args.allow_anonymous {
         tracing::warn!(addr = ?listener.local_addr().ok(),
             "--allow-anonymous: no tokens, so anyone who reaches this address may read and write revisions");
     }
     let app = router(state.clone());
-    let deadline = server::run(listener, app, limits, state.metrics.clone(), signal).await;
+    let deadline = server::run(listener, app, limits, tls, state.metrics.clone(), signal).await;
     // Registrations whose body had arrived finish too (their clients may have left), but
     // not past the deadline: an unfinished one is rolled back and was never acknowledged.
     match tokio::time::timeout_at(deadline, state.registrar.finished()).await {

@@ -17,12 +17,14 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
+use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt;
 
 use crate::conn_clock::{BusyGuard, ConnectionClock};
 use crate::conn_io::{ClockedIo, GuardedBody, ReadToEnd};
 use crate::metrics::{Closed, Metrics};
 use crate::per_ip::PerIp;
+use crate::tls::Tls;
 
 /// The time limits and the connection cap of one server.
 #[derive(Debug, Clone, Copy)]
@@ -56,6 +58,7 @@ pub async fn run(
     listener: TcpListener,
     app: Router,
     limits: Limits,
+    tls: Option<Arc<Tls>>,
     metrics: Arc<Metrics>,
     signal: impl Future<Output = ()>,
 ) -> Instant {
@@ -119,12 +122,14 @@ pub async fn run(
             continue;
         };
         let (http, app, metrics) = (http.clone(), app.clone(), metrics.clone());
+        // The certificate in use now, for the whole connection.
+        let acceptor = tls.as_ref().map(|t| t.acceptor());
         let signals = Signals {
             shutdown: shutdown_rx.clone(),
             drain: drain_rx.clone(),
         };
         connections.spawn(async move {
-            let closed_by = serve_connection(stream, &http, app, limits, signals).await;
+            let closed_by = serve_connection(stream, acceptor, &http, app, limits, signals).await;
             metrics.connection_closed(closed_by);
             drop(held);
             drop(slot);
@@ -181,19 +186,48 @@ struct Signals {
     drain: watch::Receiver<u64>,
 }
 
-/// Drives one connection; returns why the server closed it, if the server did.
+/// Drives one connection, after its TLS handshake when `acceptor` is given; returns why
+/// the server closed it, if the server did.
 async fn serve_connection(
     stream: TcpStream,
+    acceptor: Option<TlsAcceptor>,
+    http: &hyper::server::conn::http1::Builder,
+    app: Router,
+    limits: Limits,
+    signals: Signals,
+) -> Option<Closed> {
+    let clock = Arc::new(ConnectionClock::new());
+    let io = ClockedIo {
+        inner: stream,
+        clock: clock.clone(),
+    };
+    let Some(acceptor) = acceptor else {
+        return drive(TokioIo::new(io), clock, http, app, limits, signals).await;
+    };
+    // The handshake has the time a request head has; a client that does not finish it
+    // (or speaks plain HTTP to the TLS port) is closed.
+    match tokio::time::timeout(limits.header_timeout, acceptor.accept(io)).await {
+        Ok(Ok(tls)) => drive(TokioIo::new(tls), clock, http, app, limits, signals).await,
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, "TLS handshake failed");
+            None
+        }
+        Err(_) => Some(Closed::HeaderTimeout),
+    }
+}
+
+/// Serves the requests of one connection's byte stream (plain or TLS) until it ends.
+async fn drive<I>(
+    io: I,
+    clock: Arc<ConnectionClock>,
     http: &hyper::server::conn::http1::Builder,
     app: Router,
     limits: Limits,
     mut signals: Signals,
-) -> Option<Closed> {
-    let clock = Arc::new(ConnectionClock::new());
-    let io = TokioIo::new(ClockedIo {
-        inner: stream,
-        clock: clock.clone(),
-    });
+) -> Option<Closed>
+where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+{
     let service_clock = clock.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         let busy = BusyGuard::new(service_clock.clone());
