@@ -24,7 +24,7 @@ packages=(
   debootstrap                     # the Swift toolchain's root, the old-glibc and arm64 roots
   qemu-user-static                # aarch64 artifacts, run under emulation
   gcc-mingw-w64-x86-64            # the Windows target: its C build scripts and its linker
-  file jq sqlite3                 # artifact checks, bench-batch; the registry guide's backup
+  file jq sqlite3 openssl curl    # artifact checks, bench-batch; the registry guides (backup, certificate, requests)
   musl-tools                      # musl-gcc: the JAR's musl library loaded by musl's loader
   rpm                             # rpmbuild: the PostgreSQL extension's RPM per major
 )

@@ -120,6 +120,13 @@ def registry_rollout() -> list[str]:
             f"contract: 200 {key('v1', one)} / 200 {key('v2', three)}"]
 
 
+def registry_edge() -> list[str]:
+    # No id or key: what the registry tells its operator and clients at the edge.
+    return ["no tokens on 0.0.0.0: exit 1, refusing to listen on 0.0.0.0:0",
+            "listening on https://0.0.0.0:PORT", "healthz over TLS: 200", "no token: 401",
+            "preflight: 204 https://app.example.com", "after renewal: 200"]
+
+
 # name shown on the page -> (the reference's output, {language: file})
 EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "guards": (guards, {"python": "guards.py", "node": "guards.mjs"}),
@@ -128,6 +135,7 @@ EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "generated-column": (generated_column, {"sql": "generated-column.sql"}),
     "registry": (registry, {"sh": "registry.sh"}),
     "registry-rollout": (registry_rollout, {"sh": "registry_rollout.sh"}),
+    "registry-edge": (registry_edge, {"sh": "registry_edge.sh"}),
 }
 
 
