@@ -122,6 +122,14 @@ fn start_tls(db: &TestDb, files: &Files) -> (Child, u16) {
 
 /// A client that trusts these roots only.
 fn connector(roots: &[&CertificateDer<'static>]) -> TlsConnector {
+    connector_for(roots, rustls::DEFAULT_VERSIONS)
+}
+
+/// A client of these protocol versions only.
+fn connector_for(
+    roots: &[&CertificateDer<'static>],
+    versions: &[&'static rustls::SupportedProtocolVersion],
+) -> TlsConnector {
     let mut store = rustls::RootCertStore::empty();
     for r in roots {
         store.add((*r).clone()).unwrap();
@@ -129,7 +137,7 @@ fn connector(roots: &[&CertificateDer<'static>]) -> TlsConnector {
     #[allow(deprecated)] // ring, as the server (see src/tls.rs)
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
+        .with_protocol_versions(versions)
         .unwrap()
         .with_root_certificates(store)
         .with_no_client_auth();
@@ -225,6 +233,12 @@ async fn https_with_a_verified_certificate_renewed_without_a_restart() {
         .unwrap();
     assert_eq!(status, 200);
     assert!(String::from_utf8_lossy(&metrics).contains("samekey_registry_"));
+    // TLS 1.2 and 1.3 each (rustls has nothing older to offer).
+    for version in [&rustls::version::TLS12, &rustls::version::TLS13] {
+        healthy(&connector_for(&[&a.root], &[version]), port)
+            .await
+            .unwrap_or_else(|e| panic!("{version:?}: {e}"));
+    }
     // A client that trusts another authority refuses the server.
     let refused = healthy(&connector(&[&b.root]), port).await.unwrap_err();
     assert!(
