@@ -28,9 +28,24 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
   '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.txt': 'text/plain' };
 
+// The home page's browser example, run as a reader runs it: a module of a page that maps
+// 'samekey-wasm' to the package the site ships (the playground's copy).
+const EXAMPLE_PAGE = '/__examples/hello-wasm.html';
+const EXAMPLES = {
+  [EXAMPLE_PAGE]: ['text/html', '<!doctype html><meta charset="utf-8"><title>hello-wasm</title>'
+    + '<script type="importmap">{"imports":{"samekey-wasm":"/playground/samekey-wasm/web.js"}}</script>'
+    + '<script type="module" src="/__examples/hello-wasm.mjs"></script>'],
+  '/__examples/hello-wasm.mjs': ['text/javascript', fs.readFileSync(path.join(repo, 'docs/examples/hello/hello-wasm.mjs'))],
+};
+
 function serve() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    if (EXAMPLES[url.pathname]) {
+      const [type, body] = EXAMPLES[url.pathname];
+      res.writeHead(200, { 'content-type': type }).end(body);
+      return;
+    }
     const file = path.join(site, path.normalize(decodeURIComponent(url.pathname)));
     if (!file.startsWith(site) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404).end();
@@ -105,6 +120,20 @@ try {
   fs.mkdirSync(shots, { recursive: true });
   const home = await open('home', '/index.html');
   await home.screenshot({ path: path.join(shots, 'home.png'), fullPage: true });
+
+  // The browser tab's example prints, in Chromium, the id every tab prints (the home page
+  // states it; test_examples.py holds it to the reference).
+  const printed = await home.locator('code[data-samekey-output]').first().getAttribute('data-samekey-output');
+  const example = await context.newPage();
+  const logged = [];
+  // What the program prints (the browser's own 404 for /favicon.ico is not the program's).
+  example.on('console', (m) => { if (m.type() === 'log') logged.push(m.text()); });
+  example.on('pageerror', (e) => logged.push(`pageerror: ${e}`));
+  await example.goto(`${server.url}${EXAMPLE_PAGE}`, { waitUntil: 'networkidle' });
+  for (let i = 0; i < 100 && logged.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(logged, [printed], 'the home page\'s browser example in Chromium');
+  await example.close();
+  check(`the home page's browser example prints ${printed} in Chromium`);
 
   const page = await playground();
 
