@@ -4,10 +4,10 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::process::{Child, Command, Stdio};
 
-use common::token_file;
+use common::{listening_on, token_file};
 
 const TOKEN: &str = "s3cret-token-for-exposure";
 
@@ -42,11 +42,7 @@ fn start_and(listen: &str, extra: &[&str], meanwhile: impl FnOnce(u16)) -> Outco
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let Some(url) = line.trim().strip_prefix("listening on http://") else {
+    let Some(url) = listening_on(&mut child) else {
         let status = child.wait().unwrap();
         let mut stderr = String::new();
         child

@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -14,7 +13,7 @@ use std::time::{Duration, SystemTime};
 
 use common::history::{check, History, Outcome};
 use common::load::observe;
-use common::{fresh_db, Backend, Server, TestDb};
+use common::{fresh_db, listening_on, Backend, Server, TestDb};
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
 use rustls::pki_types::{CertificateDer, ServerName};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -109,15 +108,9 @@ fn start_tls(db: &TestDb, files: &Files) -> (Child, u16) {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("listening on https://")
-        .unwrap_or_else(|| panic!("{line:?}"));
-    (child, addr.rsplit(':').next().unwrap().parse().unwrap())
+    let url = listening_on(&mut child).expect("the server did not start");
+    assert!(url.starts_with("https://"), "{url}");
+    (child, url.rsplit(':').next().unwrap().parse().unwrap())
 }
 
 /// A client that trusts these roots only.

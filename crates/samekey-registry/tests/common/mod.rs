@@ -19,6 +19,18 @@ pub enum Backend {
     Postgres,
 }
 
+/// The URL a registry started with its stdout piped says it listens on (its first line),
+/// or None when it ended without one (it refused to start).
+pub fn listening_on(child: &mut std::process::Child) -> Option<String> {
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    line.trim()
+        .strip_prefix("listening on ")
+        .map(str::to_string)
+}
+
 /// A database of its own for one test; the SQLite file lives as long as this value.
 pub struct TestDb {
     pub url: String,
@@ -133,15 +145,7 @@ impl Server {
             .stderr(Stdio::inherit())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("server said {line:?}"))
-            .to_string();
+        let base = listening_on(&mut child).unwrap_or_else(|| panic!("the server did not start"));
         Server { child, base }
     }
 
