@@ -6,14 +6,14 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use common::history::{check, History, Outcome};
 use common::load::observe;
-use common::{fresh_db, listening_on, Backend, Server, TestDb};
+use common::{fresh_db, Backend, Server, TestDb};
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
 use rustls::pki_types::{CertificateDer, ServerName};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -88,29 +88,14 @@ impl Files {
     }
 }
 
-/// The registry over TLS on a port of its own; its address.
-fn start_tls(db: &TestDb, files: &Files) -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_samekey-registry"))
-        .args([
-            "--database",
-            &db.url,
-            "--listen",
-            "127.0.0.1:0",
-            "--log-format",
-            "text",
-        ])
-        .arg("--tls-cert")
-        .arg(&files.cert)
-        .arg("--tls-key")
-        .arg(&files.key)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let url = listening_on(&mut child).expect("the server did not start");
-    assert!(url.starts_with("https://"), "{url}");
-    (child, url.rsplit(':').next().unwrap().parse().unwrap())
+/// The registry over TLS on a port of its own, and that port.
+fn start_tls(db: &TestDb, files: &Files) -> (Server, u16) {
+    let (cert, key) = (files.cert.to_str().unwrap(), files.key.to_str().unwrap());
+    let server = Server::start(db, &["--tls-cert", cert, "--tls-key", key]);
+    let base = server.url("");
+    assert!(base.starts_with("https://"), "{base}");
+    let port = base.rsplit(':').next().unwrap().parse().unwrap();
+    (server, port)
 }
 
 /// A client that trusts these roots only.
@@ -198,9 +183,9 @@ async fn serves(a: &Authority, port: u16, limit: Duration) -> bool {
     false
 }
 
-fn sighup(child: &Child) {
+fn sighup(server: &Server) {
     let status = Command::new("kill")
-        .args(["-HUP", &child.id().to_string()])
+        .args(["-HUP", &server.pid().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
@@ -217,7 +202,7 @@ async fn https_with_a_verified_certificate_renewed_without_a_restart() {
     );
     let then = SystemTime::now() - Duration::from_secs(3600);
     files.install(&a, Some(then));
-    let (mut child, port) = start_tls(&db, &files);
+    let (mut server, port) = start_tls(&db, &files);
 
     // Verified against its authority; /healthz and /metrics on the one listener.
     healthy(&connector(&[&a.root]), port).await.unwrap();
@@ -256,7 +241,7 @@ async fn https_with_a_verified_certificate_renewed_without_a_restart() {
         serves(&a, port, Duration::from_secs(1)).await,
         "reloaded without being asked"
     );
-    sighup(&child);
+    sighup(&server);
     assert!(
         serves(&b, port, Duration::from_secs(3)).await,
         "SIGHUP did not reload"
@@ -277,11 +262,9 @@ async fn https_with_a_verified_certificate_renewed_without_a_restart() {
         "a broken file replaced the certificate"
     );
     assert!(
-        child.try_wait().unwrap().is_none(),
+        server.wait_for(Duration::ZERO).is_none(),
         "the server stopped on a broken renewal"
     );
-    child.kill().unwrap();
-    child.wait().unwrap();
 }
 
 /// Registrations on new TLS connections (a handshake each) while the certificate is
@@ -292,7 +275,7 @@ async fn a_renewal_under_load_loses_nothing() {
     let files = Files::new();
     let (a, b) = (authority("samekey load A"), authority("samekey load B"));
     files.install(&a, None);
-    let (mut child, port) = start_tls(&db, &files);
+    let (server, port) = start_tls(&db, &files);
     let tls = connector(&[&a.root, &b.root]);
     let history = Arc::new(History::default());
     let stop = Arc::new(AtomicBool::new(false));
@@ -334,8 +317,7 @@ async fn a_renewal_under_load_loses_nothing() {
     for w in workers {
         w.await.unwrap();
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    drop(server);
 
     // Read back through a plain server on the same database.
     let plain = Server::start(&db, &[]);
