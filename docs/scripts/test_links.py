@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Checks the built site (target/docs) as a reader follows it: every link and resource of
 the site's own pages that stays on the site points at a file that is there (and, for
-`page.html#id`, at an id on that page), and each language's API reference was built and
-documents that language's name for deriving an id.
+`page.html#id`, at an id on that page), each language's API reference was built and
+documents that language's name for deriving an id, and no page (API references
+included) shows a flag whose `--` typography turned into a dash (`–scheme`), which a
+reader would copy and the command refuse.
 
     docs/scripts/test_links.py
 """
@@ -30,6 +32,17 @@ API = {
 
 def ids(page: pathlib.Path) -> set[str]:
     return set(re.findall(r'\bid="([^"]+)"', page.read_text(errors="replace")))
+
+
+# A dash that starts a word and is followed by a flag's name: `--scheme` made an en dash.
+DASHED_FLAG = re.compile(r"(?<![\w\-\u2013\u2014])[\u2013\u2014][a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def dashed_flags(page: pathlib.Path) -> list[str]:
+    """The text around each flag of `page` whose hyphens typography made a dash."""
+    text = re.sub(r"<script.*?</script>|<style.*?</style>", "", page.read_text(errors="replace"), flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    return [text[max(0, m.start() - 20):m.end()] for m in DASHED_FLAG.finditer(text)]
 
 
 def main() -> int:
@@ -61,6 +74,9 @@ def main() -> int:
             elif url.fragment and target.suffix == ".html" and "api" not in target.relative_to(SITE).parts[:1]:
                 if url.fragment not in anchors.setdefault(target, ids(target)):
                     faults.append(f"{where}: {ref}: no id {url.fragment!r} on {target.relative_to(SITE)}")
+    for page in SITE.rglob("*.html"):
+        for seen in dashed_flags(page):
+            faults.append(f"{page.relative_to(SITE)}: a flag printed with a dash: {seen!r}")
     for lang, (entry, name) in API.items():
         page = SITE / entry
         if not page.is_file():

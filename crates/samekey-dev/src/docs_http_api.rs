@@ -32,20 +32,49 @@ fn cell(text: &str) -> String {
     literal_angles(text).replace('|', "\\|").replace('\n', " ")
 }
 
-/// OpenAPI's descriptions say `rev:<scheme>:<hex>` meaning the words: outside code spans,
-/// where Markdown would take `<scheme>` for an HTML tag, `<` is written as `&lt;`.
+/// OpenAPI's descriptions are plain text that Markdown would misread outside code spans:
+/// `rev:<scheme>:<hex>` means the words (Markdown would take `<scheme>` for an HTML tag,
+/// so `<` is written as `&lt;`), and a flag such as `--scheme` is a code span (the site's
+/// typography would make its `--` an en dash, and a copied flag would fail).
 fn literal_angles(text: &str) -> String {
     text.split('`')
         .enumerate()
         .map(|(i, part)| {
             if i % 2 == 0 {
-                part.replace('<', "&lt;")
+                flags_as_code(&part.replace('<', "&lt;"))
             } else {
                 part.to_string()
             }
         })
         .collect::<Vec<_>>()
         .join("`")
+}
+
+/// Each `--name` that starts a word, as a code span.
+fn flags_as_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(at) = rest.find("--") {
+        let starts_word = rest[..at]
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || c == '(');
+        let name_len = rest[at + 2..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(rest.len() - at - 2);
+        out.push_str(&rest[..at]);
+        let flag = &rest[at..at + 2 + name_len];
+        if starts_word && rest[at + 2..].starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push('`');
+            out.push_str(flag);
+            out.push('`');
+        } else {
+            out.push_str(flag);
+        }
+        rest = &rest[at + 2 + name_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `#/components/schemas/Revision` → a link to the schema's section on this page.
@@ -199,7 +228,7 @@ fn page(doc: &Value) -> Result<String, String> {
          registry at `/openapi.json`. Error codes are explained on the \
          [error-code page](errors.md); the registry's own (authentication, limits, storage) \
          in [its README](https://github.com/samekey/samekey/blob/main/crates/samekey-registry/README.md).\n\n",
-        str_at(doc, "/info/description")?,
+        literal_angles(str_at(doc, "/info/description")?),
         str_at(doc, "/openapi")?,
         str_at(doc, "/info/version")?,
     );
@@ -214,10 +243,12 @@ fn page(doc: &Value) -> Result<String, String> {
             "`{name}` ({} {}): {}\n\n",
             str_at(scheme, "/type")?,
             scheme.get("scheme").and_then(Value::as_str).unwrap_or(""),
-            scheme
-                .get("description")
-                .and_then(Value::as_str)
-                .unwrap_or("")
+            literal_angles(
+                scheme
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+            )
         ));
     }
     let paths = doc
@@ -334,6 +365,14 @@ mod tests {
         assert!(page.contains("| `id` | string | yes | Its id.  |"));
         assert!(page.contains("| `kind` | string or null | no | one of `x` |"));
         assert!(page.contains("`bearer` (http bearer): Tokens."));
+    }
+
+    #[test]
+    fn flags_are_code_spans() {
+        assert_eq!(
+            super::literal_angles("a ring (--scheme v2 --accept v1) and `--x` and a--b, --"),
+            "a ring (`--scheme` v2 `--accept` v1) and `--x` and a--b, --"
+        );
     }
 
     #[test]
