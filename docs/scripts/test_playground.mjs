@@ -121,6 +121,32 @@ try {
   const home = await open('home', '/index.html');
   await home.screenshot({ path: path.join(shots, 'home.png'), fullPage: true });
 
+  // Arrow keys on a focused language tab switch the tab and stay on the page (mdBook
+  // turns them into chapter navigation otherwise); so on a code block that scrolls
+  // sideways on a phone's width.
+  await home.locator('[role="tab"]').first().click();
+  const tabBefore = await home.locator('[role="tab"][aria-selected="true"]').first().textContent();
+  await home.keyboard.press('ArrowRight');
+  await home.waitForTimeout(300);
+  assert.ok(home.url().endsWith('/index.html'), `ArrowRight on a tab left the page for ${home.url()}`);
+  const tabAfter = await home.locator('[role="tab"][aria-selected="true"]').first().textContent();
+  assert.notEqual(tabAfter, tabBefore, 'ArrowRight did not switch the tab');
+  await home.keyboard.press('ArrowLeft');
+  await home.waitForTimeout(300);
+  assert.ok(home.url().endsWith('/index.html'), `ArrowLeft on a tab left the page for ${home.url()}`);
+  const narrow = await context.newPage();
+  await narrow.setViewportSize({ width: 390, height: 844 });
+  await narrow.goto(`${server.url}/index.html`, { waitUntil: 'networkidle' });
+  const region = narrow.locator('pre > code[role="region"]:visible').first();
+  assert.ok(await region.count(), 'no code block scrolls sideways at 390 px');
+  await region.focus();
+  await narrow.keyboard.press('ArrowRight');
+  await narrow.waitForTimeout(300);
+  assert.ok(narrow.url().endsWith('/index.html'), `ArrowRight on a code block left the page for ${narrow.url()}`);
+  assert.ok(await region.evaluate((e) => e.scrollLeft > 0), 'ArrowRight did not scroll the code block');
+  await narrow.close();
+  check('arrow keys on a tab and on a sideways-scrolling code block stay on the page');
+
   // The browser tab's example prints, in Chromium, the id every tab prints (the home page
   // states it; test_examples.py holds it to the reference).
   const printed = await home.locator('code[data-samekey-output]').first().getAttribute('data-samekey-output');

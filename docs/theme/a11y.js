@@ -21,6 +21,16 @@
     document.querySelectorAll('pre > code, .table-wrapper').forEach(function (box) {
       if (box.scrollWidth > box.clientWidth) {
         box.tabIndex = 0;
+        if (!box.dataset.skArrows) {
+          // Its arrow keys scroll it; mdBook would otherwise leave the page for the next
+          // or previous chapter.
+          box.dataset.skArrows = '1';
+          box.addEventListener('keydown', function (event) {
+            if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && box.getAttribute('role') === 'region') {
+              event.stopPropagation();
+            }
+          });
+        }
         box.setAttribute('role', 'region');
         box.setAttribute('aria-label', (box.tagName === 'CODE' ? 'code' : 'table') + ', scrolls sideways');
       } else if (box.getAttribute('role') === 'region') {

@@ -59,6 +59,8 @@
       var to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 }[event.key];
       if (to === undefined) return;
       event.preventDefault();
+      // The key is the tabs': mdBook's arrow-key chapter navigation must not see it too.
+      event.stopPropagation();
       var key = buttons[(to + buttons.length) % buttons.length].dataset.skKey;
       remember(group, key);
       select(group, key, tabs);
