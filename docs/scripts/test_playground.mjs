@@ -147,6 +147,23 @@ try {
   await narrow.close();
   check('arrow keys on a tab and on a sideways-scrolling code block stay on the page');
 
+  // The print page holds every page's tab groups: each shows the remembered language where
+  // it has it (a group of Java alone switches no other).
+  const printPage = await context.newPage();
+  await printPage.goto(`${server.url}/print.html`, { waitUntil: 'networkidle' });
+  const shownTabs = await printPage.evaluate(() => {
+    const remembered = localStorage.getItem('samekey-tab-lang');
+    return [...document.querySelectorAll('.sk-tabs[data-sk-group="lang"]')].map((g) => {
+      const keys = [...g.querySelectorAll(':scope > [role="tablist"] > [role="tab"]')].map((b) => b.dataset.skKey);
+      const on = g.querySelector(':scope > [role="tablist"] > [aria-selected="true"]')?.dataset.skKey;
+      return { want: keys.includes(remembered) ? remembered : keys[0], on };
+    });
+  });
+  assert.ok(shownTabs.length > 1, 'the print page has no language groups');
+  assert.deepEqual(shownTabs.map((t) => t.on), shownTabs.map((t) => t.want), 'the print page\'s tab groups');
+  await printPage.close();
+  check(`the print page's ${shownTabs.length} language groups each show the remembered language or their own first`);
+
   // The browser tab's example prints, in Chromium, the id every tab prints (the home page
   // states it; test_examples.py holds it to the reference).
   const printed = await home.locator('code[data-samekey-output]').first().getAttribute('data-samekey-output');

@@ -12,17 +12,22 @@
     try { window.localStorage.setItem(STORE + group, key); } catch (e) { /* private mode */ }
   }
 
+  // Shows `key` in every group of this name that has it (a group without it keeps its own).
   function select(group, key, focus) {
     document.querySelectorAll('.sk-tabs[data-sk-group="' + group + '"]').forEach(function (tabs) {
-      var buttons = tabs.querySelectorAll(':scope > [role="tablist"] > [role="tab"]');
-      if (!Array.prototype.some.call(buttons, function (b) { return b.dataset.skKey === key; })) return;
-      buttons.forEach(function (button) {
-        var on = button.dataset.skKey === key;
-        button.setAttribute('aria-selected', on ? 'true' : 'false');
-        button.tabIndex = on ? 0 : -1;
-        document.getElementById(button.getAttribute('aria-controls')).hidden = !on;
-        if (on && focus === tabs) button.focus();
-      });
+      show(tabs, key, focus);
+    });
+  }
+
+  function show(tabs, key, focus) {
+    var buttons = tabs.querySelectorAll(':scope > [role="tablist"] > [role="tab"]');
+    if (!Array.prototype.some.call(buttons, function (b) { return b.dataset.skKey === key; })) return;
+    buttons.forEach(function (button) {
+      var on = button.dataset.skKey === key;
+      button.setAttribute('aria-selected', on ? 'true' : 'false');
+      button.tabIndex = on ? 0 : -1;
+      document.getElementById(button.getAttribute('aria-controls')).hidden = !on;
+      if (on && focus === tabs) button.focus();
     });
   }
 
@@ -67,8 +72,11 @@
     });
     tabs.insertBefore(list, tabs.firstChild);
     var first = panels.length ? panels[0].dataset.skKey : null;
-    select(group, remembered(group) || first, null);
+    // The remembered language, else this group's first; only this group is set here: a
+    // group of one language (Java alone) must not switch the others (the print page holds
+    // every page's groups).
+    show(tabs, remembered(group) || first, null);
     // A remembered key this group lacks leaves it unselected: fall back to its first.
-    if (!list.querySelector('[aria-selected="true"]') && first) select(group, first, null);
+    if (!list.querySelector('[aria-selected="true"]') && first) show(tabs, first, null);
   });
 })();
