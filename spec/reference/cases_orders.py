@@ -9,6 +9,12 @@ import samekey_ref as ref
 from vector_builders import add, vectors
 
 
+def vector_id(kind: str, op: str, earlier: str, later: str) -> str:
+    """`pair-ulid-invalid-string-namespace-before-invalid-timestamp`, from check names."""
+    name = f"{kind}-{op}-{earlier}-before-{later}"
+    return name.replace("_", "-").replace("(", "-").replace(")", "")
+
+
 def add_order_cases() -> None:
     """Appends a vector for every pair and reordering the cases so far leave open."""
     # --- every pair of ordered checks --------------------------------------------------
@@ -24,8 +30,7 @@ def add_order_cases() -> None:
             if not missing:
                 continue
             earlier, later = missing[0]
-            vid = f"pair-{op}-{earlier}-before-{later}"
-            vid = vid.replace("_", "-").replace("(", "-").replace(")", "")
+            vid = vector_id("pair", op, earlier, later)
             inputs = fd.AS_VECTOR[list_name](*args)
             add(vid, op, inputs, fd.outcome(fd.OPS[op], inputs))
             shown |= fd.pairs(list_name, args)
@@ -54,8 +59,7 @@ def add_order_cases() -> None:
             later = fd.first_failing(list_name, differs)
             setattr(ref, list_name, spec_order)
             inputs = fd.AS_VECTOR[list_name](*differs)
-            vid = f"order-{op}-{earlier}-before-{later}"
-            vid = vid.replace("_", "-").replace("(", "-").replace(")", "")
+            vid = vector_id("order", op, earlier, later)
             n = 2
             while any(v["id"] == vid for v in vectors):
                 vid, n = f"{vid.rsplit('~', 1)[0]}~{n}", n + 1

@@ -48,24 +48,40 @@ def secret(v) -> bytes | None:
 
 
 h, hf = host, host_fields
-# Each op with ordered checks: its vector's outputs from the reference.
-OPS = {
-    "ulid": lambda v: ref.derive_ulid(h(v["scheme"]), v["timestamp_ms"], h(v["namespace"]),
-                                      hf(v["fields"]), secret(v)),
-    "verify": lambda v: {"scheme": ref.verify(h(v["accepted"]), h(v["ulid"]), v["timestamp_ms"],
-                                              h(v["namespace"]), hf(v["fields"]), secret(v))},
-    "candidates": lambda v: {"candidates": ref.candidates(
-        h(v["accepted"]), v["timestamp_ms"], h(v["namespace"]), hf(v["fields"]), secret(v))},
-    "revision": lambda v: ref.revision(h(v["scheme"]), h(v["parent"]), h(v["content_hash"]),
+# Each list's arguments from a vector of its op (the inverse of AS_VECTOR).
+ARGS = {
+    "ULID_CHECKS": lambda v: (h(v["scheme"]), v["timestamp_ms"], h(v["namespace"]),
+                              hf(v["fields"]), secret(v)),
+    "REVISION_CHECKS": lambda v: (h(v["scheme"]), h(v["parent"]), h(v["content_hash"]),
+                                  secret(v)),
+    "CONTENT_JSON_CHECKS": lambda v: (h(v["scheme"]), h(v["json"])),
+    "CONTENT_CHECKS": lambda v: (h(v["scheme"]),),
+    "TIMESTAMP_CHECKS": lambda v: (h(v["rfc3339"]),),
+    "ULID_PARSE_CHECKS": lambda v: (h(v["text"]),),
+    "CANDIDATES_CHECKS": lambda v: (h(v["accepted"]), v["timestamp_ms"], h(v["namespace"]),
+                                    hf(v["fields"]), secret(v)),
+    "VERIFY_CHECKS": lambda v: (h(v["accepted"]), h(v["ulid"]), v["timestamp_ms"],
+                                h(v["namespace"]), hf(v["fields"]), secret(v)),
+    "RING_REVISION_CHECKS": lambda v: (h(v["accepted"]), h(v["parent"]), h(v["content_hash"]),
                                        secret(v)),
-    "ring_revision": lambda v: ref.ring_revision(h(v["accepted"]), h(v["parent"]),
-                                                 h(v["content_hash"]), secret(v)),
-    "content_json": lambda v: ref.content_json(h(v["scheme"]), h(v["json"])),
-    "content": lambda v: {"hash": ref.content_hash(h(v["scheme"]), bytes.fromhex(v["data_hex"]))},
-    "timestamp": lambda v: {"timestamp_ms": ref.parse_timestamp(h(v["rfc3339"]))},
-    "ulid_parse": lambda v: ulid_parsed(ref.parse_ulid(h(v["text"]))),
-    "key_parse": lambda v: ref.key_scheme(h(v["text"]), h(v.get("accepted"))),
-    "needs_write": lambda v: {"needs_write": ref.needs_write(h(v["stored"]), h(v["incoming"]))},
+    "KEY_PARSE_CHECKS": lambda v: (h(v["text"]), h(v.get("accepted"))),
+    "NEEDS_WRITE_CHECKS": lambda v: (h(v["stored"]), h(v["incoming"])),
+}
+
+# Each op: its vector's outputs from the reference, on the arguments of its list.
+OPS = {
+    "ulid": lambda v: ref.derive_ulid(*ARGS["ULID_CHECKS"](v)),
+    "verify": lambda v: {"scheme": ref.verify(*ARGS["VERIFY_CHECKS"](v))},
+    "candidates": lambda v: {"candidates": ref.candidates(*ARGS["CANDIDATES_CHECKS"](v))},
+    "revision": lambda v: ref.revision(*ARGS["REVISION_CHECKS"](v)),
+    "ring_revision": lambda v: ref.ring_revision(*ARGS["RING_REVISION_CHECKS"](v)),
+    "content_json": lambda v: ref.content_json(*ARGS["CONTENT_JSON_CHECKS"](v)),
+    "content": lambda v: {"hash": ref.content_hash(*ARGS["CONTENT_CHECKS"](v),
+                                                   bytes.fromhex(v["data_hex"]))},
+    "timestamp": lambda v: {"timestamp_ms": ref.parse_timestamp(*ARGS["TIMESTAMP_CHECKS"](v))},
+    "ulid_parse": lambda v: ulid_parsed(ref.parse_ulid(*ARGS["ULID_PARSE_CHECKS"](v))),
+    "key_parse": lambda v: ref.key_scheme(*ARGS["KEY_PARSE_CHECKS"](v)),
+    "needs_write": lambda v: {"needs_write": ref.needs_write(*ARGS["NEEDS_WRITE_CHECKS"](v))},
 }
 
 
@@ -101,27 +117,6 @@ AS_VECTOR = {
         {"accepted": text(a), "parent": text(p), "content_hash": text(c)}, k),
     "KEY_PARSE_CHECKS": lambda t, a: {"text": text(t)} | ({} if a is None else {"accepted": text(a)}),
     "NEEDS_WRITE_CHECKS": lambda s, i: {"stored": text(s), "incoming": text(i)},
-}
-
-
-# Each list's arguments from a vector of its op (the inverse of AS_VECTOR).
-ARGS = {
-    "ULID_CHECKS": lambda v: (h(v["scheme"]), v["timestamp_ms"], h(v["namespace"]),
-                              hf(v["fields"]), secret(v)),
-    "REVISION_CHECKS": lambda v: (h(v["scheme"]), h(v["parent"]), h(v["content_hash"]),
-                                  secret(v)),
-    "CONTENT_JSON_CHECKS": lambda v: (h(v["scheme"]), h(v["json"])),
-    "CONTENT_CHECKS": lambda v: (h(v["scheme"]),),
-    "TIMESTAMP_CHECKS": lambda v: (h(v["rfc3339"]),),
-    "ULID_PARSE_CHECKS": lambda v: (h(v["text"]),),
-    "CANDIDATES_CHECKS": lambda v: (h(v["accepted"]), v["timestamp_ms"], h(v["namespace"]),
-                                    hf(v["fields"]), secret(v)),
-    "VERIFY_CHECKS": lambda v: (h(v["accepted"]), h(v["ulid"]), v["timestamp_ms"],
-                                h(v["namespace"]), hf(v["fields"]), secret(v)),
-    "RING_REVISION_CHECKS": lambda v: (h(v["accepted"]), h(v["parent"]), h(v["content_hash"]),
-                                       secret(v)),
-    "KEY_PARSE_CHECKS": lambda v: (h(v["text"]), h(v.get("accepted"))),
-    "NEEDS_WRITE_CHECKS": lambda v: (h(v["stored"]), h(v["incoming"])),
 }
 
 

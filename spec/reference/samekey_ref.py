@@ -42,12 +42,6 @@ def code_of(name: str) -> str:
     return name.split("(", 1)[0]
 
 
-def check_scheme(scheme: str) -> str:
-    if scheme not in ("v0", "v1", "v2"):
-        raise SamekeyError("unknown_scheme")
-    return scheme
-
-
 def block(scheme: str, purpose: str) -> bytes:
     tag = f"samekey/{scheme}/{purpose}".encode("ascii")
     return tag + b"\x00" * (64 - len(tag))
@@ -280,7 +274,7 @@ def ring_fault(accepted: list[str]) -> str | None:
     each name, then a list that names no primary."""
     if bad_text(accepted):
         return "invalid_string"
-    if any(name not in ORDER for name in accepted) or not accepted:
+    if bad_ring(accepted):
         return "unknown_scheme"
     return None
 
