@@ -20,8 +20,8 @@ pub struct Tls {
     cert: PathBuf,
     key: PathBuf,
     config: RwLock<Arc<ServerConfig>>,
-    /// The files as they were when last loaded (modified time and length of each).
-    loaded: Mutex<Option<[(SystemTime, u64); 2]>>,
+    /// The files as they were when last loaded.
+    loaded: Mutex<Option<Stamp>>,
 }
 
 impl Tls {
@@ -42,19 +42,13 @@ impl Tls {
         TlsAcceptor::from(self.config.read().unwrap().clone())
     }
 
-    /// Reads the files again; on success new connections get the new certificate.
-    pub fn reload(&self) -> Result<(), String> {
-        let stamp = stamp(&self.cert, &self.key);
+    /// Reads the files again, as they were at `seen`; on success new connections get the
+    /// new certificate.
+    fn reload(&self, seen: Option<Stamp>) -> Result<(), String> {
         let config = server_config(&self.cert, &self.key)?;
         *self.config.write().unwrap() = Arc::new(config);
-        *self.loaded.lock().unwrap() = stamp;
+        *self.loaded.lock().unwrap() = seen;
         Ok(())
-    }
-
-    /// Whether either file differs from what was last loaded.
-    fn changed(&self) -> bool {
-        let now = stamp(&self.cert, &self.key);
-        now.is_some() && now != *self.loaded.lock().unwrap()
     }
 
     /// Reloads on SIGHUP and when the files change, for as long as the server runs.
@@ -62,23 +56,26 @@ impl Tls {
         tokio::spawn(async move {
             let mut hangups = hangups();
             let mut tick = tokio::time::interval(WATCH_EVERY);
-            let mut failed_stamp = None;
+            // The files as they were when a reload of them failed: not tried again until
+            // they change (a renewal half written is retried when it is finished).
+            let mut failed = None;
             loop {
                 let asked = tokio::select! {
                     _ = tick.tick() => false,
                     Some(()) = next_hangup(&mut hangups) => true,
                 };
-                if !asked && (!self.changed() || failed_stamp == stamp(&self.cert, &self.key)) {
+                let seen = stamp(&self.cert, &self.key);
+                let unchanged = seen.is_none() || seen == *self.loaded.lock().unwrap();
+                if !asked && (unchanged || seen == failed) {
                     continue;
                 }
-                match self.reload() {
+                match self.reload(seen) {
                     Ok(()) => {
-                        failed_stamp = None;
+                        failed = None;
                         tracing::info!(cert = %self.cert.display(), signal = asked, "TLS certificate reloaded");
                     }
                     Err(e) => {
-                        // A renewal half written is retried when the files change again.
-                        failed_stamp = stamp(&self.cert, &self.key);
+                        failed = seen;
                         tracing::error!(error = %e, "TLS certificate not reloaded; the previous one stays in use");
                     }
                 }
@@ -87,7 +84,10 @@ impl Tls {
     }
 }
 
-fn stamp(cert: &Path, key: &Path) -> Option<[(SystemTime, u64); 2]> {
+/// The modified time and length of the certificate file and of the key file.
+type Stamp = [(SystemTime, u64); 2];
+
+fn stamp(cert: &Path, key: &Path) -> Option<Stamp> {
     let one = |p: &Path| {
         let m = std::fs::metadata(p).ok()?;
         Some((m.modified().ok()?, m.len()))
