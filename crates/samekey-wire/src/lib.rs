@@ -19,6 +19,9 @@
 //! epoch (`u64`, as the C ABI passes them); `_js_ms` is a JavaScript number of
 //! milliseconds (`f64`), checked here as spec §8.2 says (an integer in the ULID range).
 //! `ascii` results are the 26 bytes of a ULID's text, `string` results its `String`.
+//!
+//! The JVM's JNI reads its own two formats, a direct-buffer frame and packed rows, described
+//! in [`jvm`].
 
 #![no_std]
 extern crate alloc;
@@ -26,6 +29,7 @@ extern crate alloc;
 mod codec;
 mod ids;
 mod js;
+pub mod jvm;
 
 pub use codec::{scheme_code, Request, Result, WireError};
 pub use ids::*;

@@ -17,10 +17,19 @@ public class SamekeyException(
     cause: Throwable? = null,
 ) : RuntimeException("$code: $message", cause)
 
-/** Runs a call into the core, turning its failure into a [SamekeyException]. */
+/**
+ * The exception of every failure the library reports, through JNI ([Jni.exception]) or
+ * uniffi ([core]): a [SamekeyException] with the core's code, except "invalid_argument",
+ * a broken contract between this layer and the library (a bug, not bad input).
+ */
+internal fun failure(code: String, message: String, cause: Throwable? = null): RuntimeException =
+    if (code == "invalid_argument") IllegalStateException("samekey: $message", cause)
+    else SamekeyException(code, message, cause)
+
+/** Runs a generated (uniffi) call into the core, turning its failure into [failure]'s exception. */
 internal inline fun <T> core(block: () -> T): T = try {
     NativeLibrary.path // loaded by us first, so that JNA maps the same file
     block()
 } catch (e: FfiException.Failure) {
-    throw SamekeyException(e.codeText, e.message ?: e.codeText, e)
+    throw failure(e.codeText, e.message ?: e.codeText, e)
 }

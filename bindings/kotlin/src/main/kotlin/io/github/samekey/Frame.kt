@@ -4,11 +4,10 @@ import java.nio.ByteBuffer
 import java.nio.ByteOrder
 
 /**
- * One id's fields for [Jni.derive], in the calling thread's direct buffer: 26 bytes the id
- * is written back into (its text, or its halves as two little-endian longs), the field
- * count and each field's UTF-8 length (u32, little-endian), then the UTF-8. The native
- * call reads the buffer at its address, so nothing is pinned or copied across JNI; a
- * thread reuses its buffer for every id.
+ * One id's fields for [Jni.derive] as a frame (`crates/samekey-wire/src/jvm.rs` describes
+ * it), in the calling thread's direct buffer. The native call reads the buffer at its
+ * address, so nothing is pinned or copied across JNI; a thread reuses its buffer for
+ * every id.
  */
 internal class Frame private constructor(capacity: Int) {
     private val buffer: ByteBuffer = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN)

@@ -1,17 +1,17 @@
 package io.github.samekey
 
 /**
- * The hand-written JNI of the hot paths (bindings/uniffi/src/jni.rs): one native call per
- * id, UTF-8 that [Frame] or [pack] encoded and checked, results written back into the
- * frame or the caller's arrays.
- * A call that fails returns its status and leaves the failure for [lastError].
+ * The hand-written JNI of the hot paths (bindings/uniffi/src/jni): one native call per
+ * id, UTF-8 that [Frame] or [TextPacker] encoded and checked, in the formats
+ * `crates/samekey-wire/src/jvm.rs` describes; results written back into the frame or the
+ * caller's arrays. A call that fails throws what [exception] makes of its failure.
  */
 internal object Jni {
     init {
         NativeLibrary.path
     }
 
-    /** A prepared deriver's handle, or 0. */
+    /** A prepared deriver's handle. */
     @JvmStatic external fun deriverNew(scheme: ByteArray, namespace: ByteArray, secret: ByteArray?): Long
 
     @JvmStatic external fun deriverFree(handle: Long)
@@ -19,37 +19,33 @@ internal object Jni {
     /** The address of a direct buffer ([Frame]'s), asked once. */
     @JvmStatic external fun address(buffer: java.nio.ByteBuffer): Long
 
-    /**
-     * The id of the [Frame] of [length] bytes at [address] at [ms], written into the frame's
-     * first bytes: its 26 characters, or unless [text] its halves (most significant first)
-     * as two little-endian longs.
-     */
-    @JvmStatic external fun derive(handle: Long, ms: Long, address: Long, length: Int, text: Boolean): Boolean
+    /** The id of the [Frame] of [length] bytes at [address] at [ms], written into the frame (its text when [text]). */
+    @JvmStatic external fun derive(handle: Long, ms: Long, address: Long, length: Int, text: Boolean)
 
-    /** Rows of [width] fields into [out] (an id's halves, most significant first): -1, or the first failing row. */
-    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: LongArray): Int
+    /** Rows of [width] fields into [out] (an id's halves, most significant first). */
+    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: LongArray)
 
-    /** The content hash text (ASCII) of [data], or null. */
-    @JvmStatic external fun contentHash(scheme: ByteArray, data: ByteArray): ByteArray?
+    /** The content hash text (ASCII) of [data]. */
+    @JvmStatic external fun contentHash(scheme: ByteArray, data: ByteArray): ByteArray
 
-    /** A streaming hasher's handle, or 0. */
+    /** A streaming hasher's handle. */
     @JvmStatic external fun hasherNew(scheme: ByteArray): Long
 
-    @JvmStatic external fun hasherUpdate(handle: Long, chunk: ByteArray, length: Int): Boolean
+    @JvmStatic external fun hasherUpdate(handle: Long, chunk: ByteArray, length: Int)
 
     /** The hash text of everything fed (null when not [finish]); frees the handle either way. */
     @JvmStatic external fun hasherFinish(handle: Long, finish: Boolean): ByteArray?
 
-    /** UTF-8 "code\nmessage" of the failure the last call on this thread left. */
-    @JvmStatic external fun lastError(): ByteArray
+    /**
+     * Tests only: this thread's next native call that passes [stage] panics there (1: its
+     * first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's
+     * write; 0 disarms).
+     */
+    @JvmStatic external fun panicAt(stage: Int)
 
-    /** Throws the failure the last call on this thread left. */
-    fun fail(): Nothing {
-        val text = String(lastError(), Charsets.UTF_8)
-        val code = text.substringBefore('\n')
-        val message = text.substringAfter('\n')
-        // Not a samekey failure of the input: a broken contract between this layer and the library.
-        if (code == "panic" || code == "invalid_argument") throw IllegalStateException("samekey: $message")
-        throw SamekeyException(code, message)
+    /** The exception of a failed native call, from its UTF-8 "code\nmessage" (called by the library). */
+    @JvmStatic fun exception(failure: ByteArray): Throwable {
+        val text = String(failure, Charsets.UTF_8)
+        return failure(text.substringBefore('\n'), text.substringAfter('\n'))
     }
 }

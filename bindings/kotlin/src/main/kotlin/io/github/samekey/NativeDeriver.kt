@@ -19,7 +19,6 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
 
     init {
         val made = Jni.deriverNew(scheme.id.toByteArray(Charsets.UTF_8), utf8(namespace, "namespace"), secret)
-        if (made == 0L) Jni.fail()
         handle = made
         CLEANER.register(this, Free(made))
     }
@@ -34,7 +33,7 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
     private fun run(ms: Long, frame: Frame, text: Boolean): Frame {
         check(!closed) { "this UlidDeriver is closed" }
         try {
-            if (!Jni.derive(handle, ms, frame.address, frame.length, text)) Jni.fail()
+            Jni.derive(handle, ms, frame.address, frame.length, text)
         } finally {
             // The handle and the frame's memory must outlive the call: neither `this` nor
             // the buffer is collected (and freed) before here.
@@ -49,8 +48,7 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
         check(!closed) { "this UlidDeriver is closed" }
         val out = LongArray(2 * times.size)
         try {
-            val failed = Jni.deriveBatch(handle, times, fields.bytes, fields.ends, width, out)
-            if (failed >= 0) Jni.fail()
+            Jni.deriveBatch(handle, times, fields.bytes, fields.ends, width, out)
         } finally {
             Reference.reachabilityFence(this)
         }

@@ -47,7 +47,7 @@ private fun loneSurrogateAt(text: String): Int {
     return -1
 }
 
-/** Fields as one buffer of UTF-8 and each field's end offset: the shape [Jni] takes. */
+/** Rows of fields for [Jni.deriveBatch] (`crates/samekey-wire/src/jvm.rs` describes them). */
 internal class Packed(@JvmField val bytes: ByteArray, @JvmField val ends: IntArray)
 
 /**

@@ -1,0 +1,212 @@
+//! The JVM's hot paths as hand-written JNI (feature `jni`), beside the uniffi exports in
+//! the same library: one call per id, no JNA marshalling, no per-call allocation of the
+//! Java objects uniffi's records need. The JVM side (bindings/kotlin, `Jni.kt`) passes
+//! UTF-8 it encoded and checked itself, never `GetStringUTFChars` (modified UTF-8 would
+//! change the key of text holding NUL or an astral character), and the two formats
+//! `samekey_wire::jvm` describes.
+//!
+//! Every entry point is one call of [`entry::entry`] (its whole body inside: arguments,
+//! work, results), which throws the JVM side's exception for a failure or a panic; JNI
+//! calls go through [`env::Env`]'s typed conversions.
+
+#![allow(non_snake_case)] // JNI's symbol names
+
+mod entry;
+mod env;
+
+use jni_sys::{jboolean, jbyteArray, jclass, jint, jintArray, jlong, jlongArray, jobject, JNIEnv};
+use samekey::{ContentHasher, Scheme, UlidDeriver};
+
+use entry::{argument, entry, hook, Failure, Stage};
+
+/// A prepared deriver (`Box<UlidDeriver>` as a handle).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_deriverNew(
+    env: *mut JNIEnv,
+    class: jclass,
+    scheme: jbyteArray,
+    namespace: jbyteArray,
+    secret: jbyteArray,
+) -> jlong {
+    entry(env, class, 0, |env| {
+        let scheme: Scheme = env.text(scheme, "the scheme")?.parse()?;
+        let namespace = env.text(namespace, "the namespace")?;
+        let secret = env.bytes(secret, "the secret")?;
+        let deriver = UlidDeriver::new(scheme, &namespace, secret.as_deref())?;
+        Ok(Box::into_raw(Box::new(deriver)) as jlong)
+    })
+}
+
+/// Frees a handle of `deriverNew` (once: the JVM side guarantees it).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_deriverFree(
+    env: *mut JNIEnv,
+    class: jclass,
+    handle: jlong,
+) {
+    entry(env, class, (), |_| {
+        if handle != 0 {
+            // SAFETY: made by Box::into_raw in deriverNew, freed once.
+            drop(unsafe { Box::from_raw(handle as *mut UlidDeriver) });
+        }
+        Ok(())
+    })
+}
+
+/// SAFETY: `handle` is a live handle of `deriverNew`.
+unsafe fn deriver<'a>(handle: jlong) -> Result<&'a UlidDeriver, Failure> {
+    (handle as *const UlidDeriver)
+        .as_ref()
+        .ok_or_else(|| argument("a closed deriver"))
+}
+
+/// The address of a direct `ByteBuffer` (0 if it is not one): the JVM side's per-thread
+/// frame, asked once when the buffer is made.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_address(
+    env: *mut JNIEnv,
+    class: jclass,
+    buffer: jobject,
+) -> jlong {
+    entry(env, class, 0, |env| env.direct_address(buffer))
+}
+
+/// One id from a frame (`samekey_wire::jvm`) of `length` bytes at `address`, in the
+/// calling thread's direct buffer, at `ms`; the id is written into the frame's first
+/// bytes (its text when `text`, else its halves). Only primitives cross: no JNI call back
+/// into the JVM unless it fails (pinning an array took two, each a thread-state
+/// transition, a third of the call's time besides the hash).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_derive(
+    env: *mut JNIEnv,
+    class: jclass,
+    handle: jlong,
+    ms: jlong,
+    address: jlong,
+    length: jint,
+    text: jboolean,
+) {
+    entry(env, class, (), |_| {
+        let deriver = unsafe { deriver(handle)? };
+        let frame = unsafe { env::frame(address, length)? };
+        samekey_wire::jvm::derive_frame(deriver, ms, frame, text != 0)?;
+        hook(Stage::Results);
+        Ok(())
+    })
+}
+
+/// Rows (`samekey_wire::jvm`) of `width` fields at `times` into `out`, an id's halves a
+/// row; on a failing row, the rows before it are written and its error thrown.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
+    env: *mut JNIEnv,
+    class: jclass,
+    handle: jlong,
+    times: jlongArray,
+    packed: jbyteArray,
+    ends: jintArray,
+    width: jint,
+    out: jlongArray,
+) {
+    entry(env, class, (), |env| {
+        let deriver = unsafe { deriver(handle)? };
+        let width = usize::try_from(width).map_err(|_| argument("a negative width"))?;
+        // Copied, not pinned: a batch runs long enough that pinning would hold up the GC.
+        let times = env.longs(times, "the times")?;
+        let packed = env.bytes(packed, "the fields")?.unwrap_or_default();
+        let ends = env.ints(ends, "the field ends")?;
+        let mut halves = vec![0i64; env.longs_len(out, "the output")?];
+        let derived =
+            samekey_wire::jvm::derive_rows(deriver, &times, &packed, &ends, width, &mut halves);
+        env.put_longs(out, &halves)?;
+        Ok(derived?)
+    })
+}
+
+/// The content hash text of `data`, read a section at a time (`env::SECTION`).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_contentHash(
+    env: *mut JNIEnv,
+    class: jclass,
+    scheme: jbyteArray,
+    data: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let scheme: Scheme = env.text(scheme, "the scheme")?.parse()?;
+        let mut hasher = ContentHasher::new(scheme)?;
+        env.read_sections(data, None, |part| {
+            hasher.update(part);
+        })?;
+        env.new_bytes(hasher.finalize().to_string().as_bytes())
+    })
+}
+
+/// A streaming content hasher's handle.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_hasherNew(
+    env: *mut JNIEnv,
+    class: jclass,
+    scheme: jbyteArray,
+) -> jlong {
+    entry(env, class, 0, |env| {
+        let scheme: Scheme = env.text(scheme, "the scheme")?.parse()?;
+        Ok(Box::into_raw(Box::new(ContentHasher::new(scheme)?)) as jlong)
+    })
+}
+
+/// Feeds `chunk[..length]`.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_hasherUpdate(
+    env: *mut JNIEnv,
+    class: jclass,
+    handle: jlong,
+    chunk: jbyteArray,
+    length: jint,
+) {
+    entry(env, class, (), |env| {
+        // SAFETY: a live handle of hasherNew, used by one thread (the JVM side's contract).
+        let hasher = unsafe { (handle as *mut ContentHasher).as_mut() }
+            .ok_or_else(|| argument("a finished hasher"))?;
+        let length = usize::try_from(length).map_err(|_| argument("a negative length"))?;
+        env.read_sections(chunk, Some(length), |part| {
+            hasher.update(part);
+        })
+    })
+}
+
+/// The hash text of everything fed (null when not `finish`); frees the handle either way.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_hasherFinish(
+    env: *mut JNIEnv,
+    class: jclass,
+    handle: jlong,
+    finish: jboolean,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        if handle == 0 {
+            return Err(argument("a finished hasher"));
+        }
+        // SAFETY: made by Box::into_raw in hasherNew, freed once here.
+        let hasher = unsafe { Box::from_raw(handle as *mut ContentHasher) };
+        if finish == 0 {
+            return Ok(std::ptr::null_mut());
+        }
+        env.new_bytes(hasher.finalize().to_string().as_bytes())
+    })
+}
+
+/// Arms a panic at a stage of this thread's next entry point that passes it (1: its
+/// first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's
+/// write; 0 disarms): the tests' proof that no stage of any entry point is outside
+/// [`entry::entry`]. Costs the other calls one relaxed load once armed, none before.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_panicAt(
+    env: *mut JNIEnv,
+    class: jclass,
+    stage: jint,
+) {
+    entry(env, class, (), |_| {
+        entry::arm(stage);
+        Ok(())
+    })
+}
