@@ -134,6 +134,18 @@ pub(super) fn arm(stage: i32) {
     PANIC_AT.with(|at| at.set(stage));
 }
 
+/// Set by a test (`Jni.copySections`): arrays are read as a JVM that copies for a
+/// critical section has them read, so that path runs on HotSpot too.
+static COPY_SECTIONS: AtomicBool = AtomicBool::new(false);
+
+pub(super) fn set_copy_sections(on: bool) {
+    COPY_SECTIONS.store(on, Ordering::Relaxed);
+}
+
+pub(super) fn copy_sections() -> bool {
+    COPY_SECTIONS.load(Ordering::Relaxed)
+}
+
 /// Panics if a test armed `stage` on this thread (once).
 #[inline]
 pub(super) fn hook(stage: Stage) {

@@ -8,7 +8,7 @@ use jni_sys::{
     jarray, jboolean, jbyteArray, jclass, jintArray, jlongArray, jobject, jvalue, JNIEnv,
 };
 
-use super::entry::{argument, hook, Failure, Stage};
+use super::entry::{argument, copy_sections, hook, Failure, Stage};
 
 /// The bytes hashed per critical section of a pinned array: the longest the JVM's
 /// collector can be held up by one (about 0.6 ms of SHA-256 with SHA-NI).
@@ -219,7 +219,7 @@ impl Env {
                 array,
                 data,
             };
-            if is_copy != 0 {
+            if is_copy != 0 || copy_sections() {
                 drop(section);
                 copy = Some(vec![0; SECTION.min(len - at)]);
                 continue;

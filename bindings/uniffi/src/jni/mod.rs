@@ -210,3 +210,17 @@ pub extern "system" fn Java_io_github_samekey_Jni_panicAt(
         Ok(())
     })
 }
+
+/// Tests only: whether arrays are read by copies of a section (`GetByteArrayRegion`), as
+/// on a JVM whose critical sections copy, instead of in place.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_copySections(
+    env: *mut JNIEnv,
+    class: jclass,
+    on: jboolean,
+) {
+    entry(env, class, (), |_| {
+        entry::set_copy_sections(on != 0);
+        Ok(())
+    })
+}

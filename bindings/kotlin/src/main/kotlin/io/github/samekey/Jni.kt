@@ -43,6 +43,9 @@ internal object Jni {
      */
     @JvmStatic external fun panicAt(stage: Int)
 
+    /** Tests only: read arrays by copies of a section, as on a JVM whose critical sections copy. */
+    @JvmStatic external fun copySections(on: Boolean)
+
     /** The exception of a failed native call, from its UTF-8 "code\nmessage" (called by the library). */
     @JvmStatic fun exception(failure: ByteArray): Throwable {
         val text = String(failure, Charsets.UTF_8)
