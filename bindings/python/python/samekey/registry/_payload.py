@@ -1,0 +1,189 @@
+"""A registration's body, its content hashes under the client's ring before (or while)
+it is sent, and the check of the registry's answer against them."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import IO, AsyncIterator, Iterator, Union
+
+import samekey
+from samekey._types import JsonValue
+from samekey import ContentHasher, KeyRing
+from samekey.registry._types import NOT_REWINDABLE, KeyMismatchError, RegistryError, Revision
+
+JSON = "application/json"
+OCTET_STREAM = "application/octet-stream"
+
+#: Bytes read from a file or stream at a time: the client's memory for a body.
+CHUNK = 1 << 20
+
+FileLike = Union[str, "os.PathLike[str]", IO[bytes]]
+
+
+class Hashes:
+    """One content hasher per scheme of a ring, fed the same bytes."""
+
+    def __init__(self, ring: KeyRing) -> None:
+        self.hashers = {s: ContentHasher(s) for s in ring.accepted}
+
+    def update(self, chunk: bytes) -> None:
+        for h in self.hashers.values():
+            h.update(chunk)
+
+    def finalize(self) -> dict[str, str]:
+        return {s: h.finalize() for s, h in self.hashers.items()}
+
+
+class Payload:
+    """Bytes in memory: the body of JSON (in canonical form) and of ``bytes``."""
+
+    rewindable = True
+
+    def __init__(self, ring: KeyRing, media_type: str, data: bytes) -> None:
+        self.media_type, self.data, self.size = media_type, data, len(data)
+        self.hashes: dict[str, str] | None = dict(zip(ring.accepted, ring.content_hashes(data)))
+
+    def content(self) -> bytes | Iterator[bytes]:
+        return self.data
+
+    def async_content(self) -> bytes | AsyncIterator[bytes]:
+        return self.data
+
+    def done(self) -> None:
+        """After an answer: a payload hashed while it was sent has its hashes now."""
+
+
+class FilePayload(Payload):
+    """A file by its path, or a seekable binary stream from its current position: hashed
+    in a first pass, then read again for each attempt, a chunk at a time."""
+
+    def __init__(self, ring: KeyRing, source: Path | IO[bytes]) -> None:
+        self.media_type, self.source = OCTET_STREAM, source
+        self.start = 0 if isinstance(source, Path) else source.tell()
+        hashes, size = Hashes(ring), 0
+        for chunk in self._chunks():
+            hashes.update(chunk)
+            size += len(chunk)
+        self.size, self.hashes = size, hashes.finalize()
+
+    def _chunks(self) -> Iterator[bytes]:
+        if isinstance(self.source, Path):
+            with open(self.source, "rb") as f:
+                yield from iter(lambda: f.read(CHUNK), b"")
+        else:
+            self.source.seek(self.start)
+            yield from iter(lambda: self.source.read(CHUNK), b"")  # type: ignore[union-attr]
+
+    def content(self) -> Iterator[bytes]:
+        return self._chunks()
+
+    async def _async_chunks(self) -> AsyncIterator[bytes]:
+        import asyncio
+
+        chunks = self._chunks()
+        while chunk := await asyncio.to_thread(next, chunks, b""):
+            yield chunk
+
+    def async_content(self) -> AsyncIterator[bytes]:
+        return self._async_chunks()
+
+
+class StreamPayload(Payload):
+    """A stream that cannot seek: hashed while it is sent, so its key is checked after
+    the answer, the registry is always sent the body, and once a byte was read it cannot
+    be sent again (a retry fails with ``not_rewindable``)."""
+
+    rewindable = False
+
+    def __init__(self, ring: KeyRing, source: IO[bytes]) -> None:
+        self.media_type, self.source, self.size = OCTET_STREAM, source, None  # type: ignore[assignment]
+        self.hashes, self.hashing, self.started = None, Hashes(ring), False
+
+    def _chunks(self) -> Iterator[bytes]:
+        if self.started:
+            raise RegistryError(NOT_REWINDABLE, "the stream was partly sent and cannot be read again; register a path or a seekable stream to have it retried")
+        self.started = True
+        while chunk := self.source.read(CHUNK):
+            self.hashing.update(chunk)
+            yield chunk
+
+    def content(self) -> Iterator[bytes]:
+        return self._chunks()
+
+    async def _async_chunks(self) -> AsyncIterator[bytes]:
+        import asyncio
+
+        chunks = self._chunks()
+        while chunk := await asyncio.to_thread(next, chunks, b""):
+            yield chunk
+
+    def async_content(self) -> AsyncIterator[bytes]:
+        return self._async_chunks()
+
+    def done(self) -> None:
+        self.hashes = self.hashing.finalize()
+
+    def unread(self) -> bool:
+        return not self.started
+
+
+def json_value(ring: KeyRing, value: JsonValue) -> Payload:
+    return Payload(ring, JSON, samekey.canonical_json(value).encode())
+
+
+def json_text(ring: KeyRing, text: str) -> Payload:
+    return Payload(ring, JSON, samekey.canonical_json_text(text).encode())
+
+
+def raw(ring: KeyRing, data: bytes | bytearray | memoryview) -> Payload:
+    return Payload(ring, OCTET_STREAM, bytes(data))
+
+
+def file(ring: KeyRing, source: FileLike) -> Payload:
+    if isinstance(source, (str, os.PathLike)):
+        return FilePayload(ring, Path(source))
+    if isinstance(source, io.TextIOBase):
+        raise TypeError("register_file takes a binary stream (open(path, 'rb')), not text")
+    if source.seekable():
+        return FilePayload(ring, source)
+    return StreamPayload(ring, source)
+
+
+def expected_key(ring: KeyRing, hashes: dict[str, str], parent: str | None) -> str:
+    """The key this client derives: the ring's primary scheme over ``parent``."""
+    return samekey.revision_key(hashes[ring.primary], parent=parent, scheme=ring.primary)
+
+
+def check(ring: KeyRing, payload: Payload, parent: str | None, rev: Revision) -> Revision:
+    """The answer, if its key is one this client derives for the payload under one of its
+    ring's schemes; else KeyMismatchError.
+
+    A revision created under an older scheme of the ring is answered with that key, and
+    checked under that scheme. A parent named by another of its keys is answered as the
+    key it was created under, over which the registry derives; it is then checked as the
+    registry resolved it.
+    """
+    assert payload.hashes is not None
+    expected = expected_key(ring, payload.hashes, parent)
+    try:
+        scheme = ring.scheme_of_key(rev.key)
+    except samekey.SamekeyError as e:
+        raise KeyMismatchError(expected, rev.key, f"its scheme is not one of this client's ring {ring.accepted}: {e}") from e
+    if rev.parent != parent:
+        if parent is None or rev.parent is None:
+            raise KeyMismatchError(expected, rev.key, f"its parent is {rev.parent}, not {parent}")
+        try:
+            ring.scheme_of_key(rev.parent)
+        except samekey.SamekeyError as e:
+            raise KeyMismatchError(expected, rev.key, f"its parent {rev.parent} is not a key of this client's ring") from e
+    want_hash = payload.hashes[scheme]
+    if rev.content_hash != want_hash:
+        raise KeyMismatchError(expected, rev.key, f"its content hash is {rev.content_hash}, this client's {want_hash}")
+    want = samekey.revision_key(want_hash, parent=rev.parent, scheme=scheme)
+    if rev.key != want:
+        raise KeyMismatchError(want, rev.key, f"derived under {scheme} over parent {rev.parent}")
+    if payload.size is not None and rev.size != payload.size:
+        raise KeyMismatchError(expected, rev.key, f"its size is {rev.size} bytes, the payload's {payload.size}")
+    return rev
