@@ -12,6 +12,7 @@ from samekey import KeyRing
 from samekey.registry import KeyMismatchError, Registry, RegistryError, Retry
 
 
+# ANCHOR: publish
 def publish(url: str, path: str, token: str | None = None) -> None:
     # The ring this client expects the registry to use; every answer is checked against it.
     ring = KeyRing("v1")
@@ -27,6 +28,7 @@ def publish(url: str, path: str, token: str | None = None) -> None:
             sys.exit(f"{e.code} ({e.status}): {e.detail}")  # e.g. payload_too_large
         print("data", "created" if data.created else "found", data.key, data.size, "bytes")
         print("history", [r.key[:14] for r in registry.history(data.key)])
+# ANCHOR_END: publish
 
 
 if __name__ == "__main__":
