@@ -38,6 +38,10 @@ go mod tidy
 echo "test-go-proxy: go test $module@$version (the module's own tests)"
 go test -count=1 -v -run . "$module" | grep -E "vectors from|^(ok|FAIL)"
 go build -o app . && ./app
+# The registry client, a package of the module, builds from the proxy too (its tests
+# need a registry: just go::test runs them).
+go build "$module/registry"
+echo "test-go-proxy: built $module/registry"
 
 echo "test-go-proxy: CGO_ENABLED=0 names the cause"
 if CGO_ENABLED=0 go build -o /dev/null . 2>"$work/nocgo.txt"; then echo "built without cgo"; exit 1; fi
