@@ -95,6 +95,7 @@ test: (step "setup") setup \
     (step "registry::test-faults") registry::test-faults \
     (step "test-examples") test-examples \
     (step "python::test") python::test \
+    (step "registry::test-clients") registry::test-clients \
     (step "python::test-engines") python::test-engines \
     (step "jvm::test-spark") jvm::test-spark \
     (step "postgres::test") postgres::test \

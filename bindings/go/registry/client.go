@@ -71,13 +71,20 @@ func (c *Client) ring() (*samekey.KeyRing, error) {
 	return samekey.NewKeyRing(samekey.V1)
 }
 
-// Register registers a JSON value (sent in its canonical form) on parent ("" for a root).
+// Register registers a JSON value (as encoding/json writes it; its key is its canonical
+// form's) on parent ("" for a root). encoding/json writes a float64 from 2^53 to 1e21 as
+// integer digits, which the registry refuses (number_out_of_range); register such data
+// with RegisterJSON and the number written with an exponent.
 func (c *Client) Register(ctx context.Context, value any, parent string) (Revision, error) {
 	text, err := samekey.CanonicalJSON(value)
 	if err != nil {
 		return Revision{}, err
 	}
-	return c.registerMemory(ctx, mediaJSON, []byte(text), parent)
+	body, err := json.Marshal(value)
+	if err != nil {
+		return Revision{}, err
+	}
+	return c.registerMemory(ctx, mediaJSON, []byte(text), body, parent)
 }
 
 // RegisterJSON registers JSON text: the same data as any other spelling of the same JSON.
@@ -86,12 +93,14 @@ func (c *Client) RegisterJSON(ctx context.Context, text []byte, parent string) (
 	if err != nil {
 		return Revision{}, err
 	}
-	return c.registerMemory(ctx, mediaJSON, []byte(canonical), parent)
+	// Sent as written: a double from 2^53 to 1e21 is canonically an integer literal, which
+	// the registry's JSON reader refuses as text (number_out_of_range, spec §6).
+	return c.registerMemory(ctx, mediaJSON, []byte(canonical), text, parent)
 }
 
 // RegisterBytes registers bytes (application/octet-stream).
 func (c *Client) RegisterBytes(ctx context.Context, data []byte, parent string) (Revision, error) {
-	return c.registerMemory(ctx, mediaBytes, data, parent)
+	return c.registerMemory(ctx, mediaBytes, data, data, parent)
 }
 
 // RegisterFile registers a file's bytes, hashed then streamed (again on a retry) in
@@ -171,12 +180,12 @@ func (c *Client) Data(ctx context.Context, key string) (io.ReadCloser, error) {
 	return resp.Body, nil
 }
 
-func (c *Client) registerMemory(ctx context.Context, mediaType string, data []byte, parent string) (Revision, error) {
+func (c *Client) registerMemory(ctx context.Context, mediaType string, data, body []byte, parent string) (Revision, error) {
 	ring, err := c.ring()
 	if err != nil {
 		return Revision{}, err
 	}
-	p, err := memory(ring, mediaType, data)
+	p, err := memory(ring, mediaType, data, body)
 	if err != nil {
 		return Revision{}, err
 	}
@@ -289,8 +298,8 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		if p != nil {
 			req.Header.Set("Content-Type", p.mediaType)
-			if p.size >= 0 {
-				req.ContentLength = p.size
+			if p.bodySize >= 0 {
+				req.ContentLength = p.bodySize
 			}
 			// The transport must not retry on its own with a body it cannot re-read.
 			req.GetBody = nil

@@ -18,7 +18,8 @@ const (
 // known before sending (hashes nil: hashed while sent).
 type payload struct {
 	mediaType string
-	size      int64 // -1: unknown
+	size      int64 // of what the registry stores; -1: unknown
+	bodySize  int64 // of what is sent; -1: unknown
 	hashes    map[samekey.Scheme]string
 	// open gives one attempt's body; an error when it cannot be given again.
 	open func() (io.Reader, error)
@@ -26,7 +27,8 @@ type payload struct {
 	done func() error
 }
 
-func memory(ring *samekey.KeyRing, mediaType string, data []byte) (*payload, error) {
+// memory is data the registry stores and hashes (JSON's canonical form), sent as body.
+func memory(ring *samekey.KeyRing, mediaType string, data, body []byte) (*payload, error) {
 	hashes := map[samekey.Scheme]string{}
 	for _, s := range ring.Accepted() {
 		h, err := samekey.ContentHash(s, data)
@@ -35,8 +37,8 @@ func memory(ring *samekey.KeyRing, mediaType string, data []byte) (*payload, err
 		}
 		hashes[s] = h
 	}
-	return &payload{mediaType: mediaType, size: int64(len(data)), hashes: hashes,
-		open: func() (io.Reader, error) { return bytes.NewReader(data), nil }, done: func() error { return nil }}, nil
+	return &payload{mediaType: mediaType, size: int64(len(data)), bodySize: int64(len(body)), hashes: hashes,
+		open: func() (io.Reader, error) { return bytes.NewReader(body), nil }, done: func() error { return nil }}, nil
 }
 
 // rewindable hashes a source that can be read from its start again (a file reopened, a
@@ -54,7 +56,7 @@ func rewindable(ring *samekey.KeyRing, open func() (io.ReadCloser, error)) (*pay
 		if err != nil {
 			return nil, err
 		}
-		p.hashes[s], p.size = h, counted.n
+		p.hashes[s], p.size, p.bodySize = h, counted.n, counted.n
 	}
 	var current io.ReadCloser
 	p.open = func() (io.Reader, error) {
@@ -94,7 +96,7 @@ func reader(ring *samekey.KeyRing, r io.Reader) (*payload, error) {
 
 // streamed sends r once, hashing it as it goes through a pipe per scheme.
 func streamed(ring *samekey.KeyRing, r io.Reader) *payload {
-	p := &payload{mediaType: mediaBytes, size: -1}
+	p := &payload{mediaType: mediaBytes, size: -1, bodySize: -1}
 	started := false
 	type result struct {
 		scheme samekey.Scheme

@@ -36,6 +36,15 @@ def test_json_in_any_spelling_is_one_revision_with_the_key_derived_here(registry
             assert chunks.read() == samekey.canonical_json(value).encode()
 
 
+def test_a_double_whose_canonical_form_is_integer_digits_is_registered(registry: Server) -> None:
+    # Canonically 123456789012345680000: sent that way, the registry's reader refuses it.
+    with Registry(registry.url) as client:
+        from_text = client.register_json('{"big": 1.2345678901234568e20, "id": "%s"}' % unique())
+        assert from_text.created
+        value = {"big": 1.2345678901234568e20, "id": unique()}
+        assert client.register(value).key == samekey.revision_key(samekey.content_hash_json(value))
+
+
 def test_bytes_files_and_streams_of_the_same_data_are_one_revision(registry: Server, tmp_path: Path) -> None:
     data = os.urandom(3 << 20) + unique().encode()
     path = tmp_path / "data.bin"

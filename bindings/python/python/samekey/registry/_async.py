@@ -128,7 +128,7 @@ class AsyncRegistry:
                 return _payload.check(s.ring, payload, parent, found)
             if response.status_code != 404:
                 answer(response.status_code, response.headers, response.content)
-        params = {} if parent is None else {"parent": parent}
+        params = None if parent is None else {"parent": parent}
         response = await self._request("POST", "/v1/revisions", params=params, payload=payload)
         payload.done()
         rev = answer(response.status_code, response.headers, response.content)
@@ -143,10 +143,11 @@ class AsyncRegistry:
             content: Any = None
             if payload is not None:
                 headers["content-type"] = payload.media_type
-                if payload.size is not None:
-                    headers["content-length"] = str(payload.size)
                 content = payload.async_content()
-            request = self._client.build_request(method, self._s.base_url + path, params=params, headers=headers, content=content)
+                # httpx sets a bytes body's length itself; a stream's is declared here.
+                if not isinstance(content, bytes) and (length := payload.body_size()) is not None:
+                    headers["content-length"] = str(length)
+            request = self._client.build_request(method, self._s.base_url + path, params=params or None, headers=headers, content=content)
             try:
                 response = await self._client.send(request, stream=stream)
             except httpx.TransportError as e:

@@ -4,6 +4,7 @@ it is sent, and the check of the registry's answer against them."""
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 from typing import IO, AsyncIterator, Iterator, Union
@@ -41,15 +42,21 @@ class Payload:
 
     rewindable = True
 
-    def __init__(self, ring: KeyRing, media_type: str, data: bytes) -> None:
-        self.media_type, self.data, self.size = media_type, data, len(data)
+    def __init__(self, ring: KeyRing, media_type: str, data: bytes, body: bytes | None = None) -> None:
+        """``data`` is what the registry stores and hashes (JSON's canonical form);
+        ``body``, what is sent, when it differs."""
+        self.media_type, self.size = media_type, len(data)
+        self.body = data if body is None else body
         self.hashes: dict[str, str] | None = dict(zip(ring.accepted, ring.content_hashes(data)))
 
     def content(self) -> bytes | Iterator[bytes]:
-        return self.data
+        return self.body
 
     def async_content(self) -> bytes | AsyncIterator[bytes]:
-        return self.data
+        return self.body
+
+    def body_size(self) -> int | None:
+        return len(self.body)
 
     def done(self) -> None:
         """After an answer: a payload hashed while it was sent has its hashes now."""
@@ -89,6 +96,9 @@ class FilePayload(Payload):
     def async_content(self) -> AsyncIterator[bytes]:
         return self._async_chunks()
 
+    def body_size(self) -> int | None:
+        return self.size
+
 
 class StreamPayload(Payload):
     """A stream that cannot seek: hashed while it is sent, so its key is checked after
@@ -125,16 +135,23 @@ class StreamPayload(Payload):
     def done(self) -> None:
         self.hashes = self.hashing.finalize()
 
+    def body_size(self) -> int | None:
+        return None
+
     def unread(self) -> bool:
         return not self.started
 
 
+# JSON is sent as written (a value as json.dumps writes it), not in its canonical form:
+# a double from 2^53 to 1e21 is canonically an integer literal, which a JSON reader of
+# the registry refuses as text (number_out_of_range, spec §6).
 def json_value(ring: KeyRing, value: JsonValue) -> Payload:
-    return Payload(ring, JSON, samekey.canonical_json(value).encode())
+    canonical = samekey.canonical_json(value).encode()
+    return Payload(ring, JSON, canonical, json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode())
 
 
 def json_text(ring: KeyRing, text: str) -> Payload:
-    return Payload(ring, JSON, samekey.canonical_json_text(text).encode())
+    return Payload(ring, JSON, samekey.canonical_json_text(text).encode(), text.encode())
 
 
 def raw(ring: KeyRing, data: bytes | bytearray | memoryview) -> Payload:

@@ -1,0 +1,104 @@
+package registry_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/samekey/samekey/bindings/go/registry"
+)
+
+var benchURL = flag.String("samekey.bench", "", "a registry's URL: run TestClientSpeed against it")
+
+// TestClientSpeed (just registry::bench-clients) compares the client with bare net/http
+// on the same kept-alive transport, interleaved rounds, medians: a small JSON
+// registration, and a large file upload whose peak RSS (of this process) is printed.
+func TestClientSpeed(t *testing.T) {
+	if *benchURL == "" {
+		t.Skip("a benchmark: go test -run TestClientSpeed -samekey.bench=URL")
+	}
+	url, rounds, n := *benchURL, 9, 2000
+	ctx := context.Background()
+	value := map[string]any{"title": "Hello", "tags": []any{"a", "b"}, "n": 3}
+	body := []byte(`{"n":3,"tags":["a","b"],"title":"Hello"}`)
+	httpClient := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	c, _ := registry.New(url, "")
+	c.HTTP = httpClient
+	if _, err := c.Register(ctx, value, ""); err != nil {
+		t.Fatal(err)
+	}
+	var bare, client []time.Duration
+	for range rounds {
+		start := time.Now()
+		for range n {
+			resp, err := httpClient.Post(url+"/v1/revisions", "application/json", bytes.NewReader(body))
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatal(err, resp)
+			}
+			resp.Body.Close()
+		}
+		bare = append(bare, time.Since(start)/time.Duration(n))
+		start = time.Now()
+		for range n {
+			if _, err := c.Register(ctx, value, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		client = append(client, time.Since(start)/time.Duration(n))
+	}
+	b, k := median(bare), median(client)
+	mib := 256
+	path := filepath.Join(t.TempDir(), "big.bin")
+	f, _ := os.Create(path)
+	block := make([]byte, 1<<20)
+	rand.Read(block)
+	for i := range mib {
+		block[0] = byte(i)
+		f.Write(block)
+	}
+	f.Close()
+	c.SkipUploadAbove = -1
+	var bareBig, clientBig []time.Duration
+	for range 3 {
+		start := time.Now()
+		f, _ := os.Open(path)
+		req, _ := http.NewRequest(http.MethodPost, url+"/v1/revisions", f)
+		req.ContentLength = int64(mib) << 20
+		req.Header.Set("Content-Type", "application/octet-stream")
+		resp, err := httpClient.Do(req)
+		if err != nil || resp.StatusCode >= 300 {
+			t.Fatal(err, resp)
+		}
+		resp.Body.Close()
+		bareBig = append(bareBig, time.Since(start))
+		start = time.Now()
+		if _, err := c.RegisterFile(ctx, path, ""); err != nil {
+			t.Fatal(err)
+		}
+		clientBig = append(clientBig, time.Since(start))
+	}
+	var usage syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &usage)
+	bb, kb := median(bareBig), median(clientBig)
+	fmt.Printf("| Go (net/http) | bare | registry.Client | ratio (bare / client) |\n|---|---:|---:|---:|\n")
+	fmt.Printf("| small JSON registration, kept-alive, median of %d rounds of %d | %.0f µs | %.0f µs | %.2fx |\n", rounds, n, us(b), us(k), float64(b)/float64(k))
+	fmt.Printf("| %d MiB file, streamed (peak RSS of the process: %d MiB) | %.0f MiB/s | %.0f MiB/s | %.2fx |\n", mib, usage.Maxrss>>10,
+		float64(mib)/bb.Seconds(), float64(mib)/kb.Seconds(), float64(bb)/float64(kb))
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
