@@ -41,7 +41,7 @@ def test_a_double_whose_canonical_form_is_integer_digits_is_registered(registry:
     with Registry(registry.url) as client:
         from_text = client.register_json('{"big": 1.2345678901234568e20, "id": "%s"}' % unique())
         assert from_text.created
-        value = {"big": 1.2345678901234568e20, "id": unique()}
+        value: dict[str, Any] = {"big": 1.2345678901234568e20, "id": unique()}
         assert client.register(value).key == samekey.revision_key(samekey.content_hash_json(value))
 
 

@@ -12,9 +12,18 @@ import samekey
 from samekey._types import JsonValue
 from samekey import KeyRing
 from samekey.registry import _payload
-from samekey.registry._common import Settings, answer, ask_first, revision_path, revisions_of
-from samekey.registry._retry import Schedule, retry_after
-from samekey.registry._types import CONNECTION_FAILED, DEADLINE_EXCEEDED, NOT_REWINDABLE, RegistryError, Retry, Revision
+from samekey.registry._common import (
+    Settings,
+    answer,
+    ask_first,
+    delay_after_failure,
+    delay_after_status,
+    headers_for,
+    revision_path,
+    revisions_of,
+)
+from samekey.registry._retry import Schedule
+from samekey.registry._types import CONNECTION_FAILED, RegistryError, Retry, Revision
 
 
 class AsyncDataStream:
@@ -139,32 +148,19 @@ class AsyncRegistry:
     ) -> httpx.Response:
         schedule = Schedule(self._s.retry)
         while True:
-            headers = dict(self._s.headers)
-            content: Any = None
-            if payload is not None:
-                headers["content-type"] = payload.media_type
-                content = payload.async_content()
-                # httpx sets a bytes body's length itself; a stream's is declared here.
-                if not isinstance(content, bytes) and (length := payload.body_size()) is not None:
-                    headers["content-length"] = str(length)
+            content: Any = None if payload is None else payload.async_content()
+            headers = headers_for(self._s, payload, content)
             request = self._client.build_request(method, self._s.base_url + path, params=params or None, headers=headers, content=content)
             try:
                 response = await self._client.send(request, stream=stream)
             except httpx.TransportError as e:
-                if isinstance(payload, _payload.StreamPayload) and not payload.unread():
-                    raise RegistryError(NOT_REWINDABLE, f"{method} {path} failed after the stream was partly sent ({e}); a stream that cannot seek cannot be sent again: register a path or a seekable stream to have it retried") from e
-                delay = schedule.next_delay()
-                if delay is None:
-                    code = DEADLINE_EXCEEDED if schedule.remaining() <= 0 else CONNECTION_FAILED
-                    raise RegistryError(code, f"{method} {path}: {type(e).__name__}: {e} (after {schedule.retries} retries)") from e
+                await asyncio.sleep(delay_after_failure(schedule, payload, method, path, e))
+                continue
+            delay = delay_after_status(self._s, schedule, payload, response.status_code, response.headers.get("retry-after"))
+            if delay is not None:
+                await response.aclose()
                 await asyncio.sleep(delay)
                 continue
-            if response.status_code in self._s.retry.statuses:
-                delay = schedule.next_delay(retry_after(response.headers.get("retry-after")))
-                if delay is not None and (payload is None or payload.rewindable):
-                    await response.aclose()
-                    await asyncio.sleep(delay)
-                    continue
-                if stream:
-                    await response.aread()
+            if stream and response.status_code in self._s.retry.statuses:
+                await response.aread()
             return response

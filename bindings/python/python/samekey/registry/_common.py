@@ -9,8 +9,17 @@ from urllib.parse import quote
 
 import samekey
 from samekey import KeyRing
-from samekey.registry._payload import Payload
-from samekey.registry._types import UNEXPECTED_RESPONSE, RegistryError, Retry, Revision
+from samekey.registry._payload import Payload, StreamPayload
+from samekey.registry._retry import Schedule, retry_after
+from samekey.registry._types import (
+    CONNECTION_FAILED,
+    DEADLINE_EXCEEDED,
+    NOT_REWINDABLE,
+    UNEXPECTED_RESPONSE,
+    RegistryError,
+    Retry,
+    Revision,
+)
 
 USER_AGENT = f"samekey-python/{samekey.__version__}" if hasattr(samekey, "__version__") else "samekey-python"
 
@@ -74,3 +83,33 @@ def revisions_of(status: int, headers: Mapping[str, str], body: bytes) -> list[R
     if not isinstance(revisions, list):
         raise RegistryError(UNEXPECTED_RESPONSE, "a history answer without its revisions", status=status)
     return [Revision._from_json(r, created=False) for r in revisions]
+
+
+def headers_for(s: Settings, payload: Payload | None, content: Any) -> dict[str, str]:
+    """One attempt's header fields."""
+    headers = dict(s.headers)
+    if payload is not None:
+        headers["content-type"] = payload.media_type
+        # httpx sets a bytes body's length itself; a stream's is declared here.
+        if not isinstance(content, bytes) and (length := payload.body_size()) is not None:
+            headers["content-length"] = str(length)
+    return headers
+
+
+def delay_after_failure(schedule: Schedule, payload: Payload | None, method: str, path: str, e: Exception) -> float:
+    """The wait before retrying a request whose connection failed; raises when none."""
+    if isinstance(payload, StreamPayload) and not payload.unread():
+        raise RegistryError(NOT_REWINDABLE, f"{method} {path} failed after the stream was partly sent ({e}); a stream that cannot seek cannot be sent again: register a path or a seekable stream to have it retried") from e
+    delay = schedule.next_delay()
+    if delay is None:
+        code = DEADLINE_EXCEEDED if schedule.remaining() <= 0 else CONNECTION_FAILED
+        raise RegistryError(code, f"{method} {path}: {type(e).__name__}: {e} (after {schedule.retries} retries)") from e
+    return delay
+
+
+def delay_after_status(s: Settings, schedule: Schedule, payload: Payload | None, status: int, retry_after_field: str | None) -> float | None:
+    """The wait before retrying a request answered ``status``; None to return the answer."""
+    if status not in s.retry.statuses:
+        return None
+    delay = schedule.next_delay(retry_after(retry_after_field))
+    return delay if payload is None or payload.rewindable else None

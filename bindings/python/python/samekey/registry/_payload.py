@@ -61,6 +61,17 @@ class Payload:
     def done(self) -> None:
         """After an answer: a payload hashed while it was sent has its hashes now."""
 
+    def _chunks(self) -> Iterator[bytes]:
+        yield self.body
+
+    async def _async_chunks(self) -> AsyncIterator[bytes]:
+        """The chunks of ``_chunks``, each read on a worker thread."""
+        import asyncio
+
+        chunks = self._chunks()
+        while chunk := await asyncio.to_thread(next, chunks, b""):
+            yield chunk
+
 
 class FilePayload(Payload):
     """A file by its path, or a seekable binary stream from its current position: hashed
@@ -85,13 +96,6 @@ class FilePayload(Payload):
 
     def content(self) -> Iterator[bytes]:
         return self._chunks()
-
-    async def _async_chunks(self) -> AsyncIterator[bytes]:
-        import asyncio
-
-        chunks = self._chunks()
-        while chunk := await asyncio.to_thread(next, chunks, b""):
-            yield chunk
 
     def async_content(self) -> AsyncIterator[bytes]:
         return self._async_chunks()
@@ -121,13 +125,6 @@ class StreamPayload(Payload):
 
     def content(self) -> Iterator[bytes]:
         return self._chunks()
-
-    async def _async_chunks(self) -> AsyncIterator[bytes]:
-        import asyncio
-
-        chunks = self._chunks()
-        while chunk := await asyncio.to_thread(next, chunks, b""):
-            yield chunk
 
     def async_content(self) -> AsyncIterator[bytes]:
         return self._async_chunks()
