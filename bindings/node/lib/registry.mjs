@@ -1,0 +1,347 @@
+// The registry client (samekey serve) on the platform's fetch, for Node and browsers:
+// `createRegistry(samekey)` binds it to a backend's API (the napi package's or the
+// WebAssembly one's), so both packages share this file.
+//
+// Retrying is safe by construction: a registration's key derives from its content and
+// parent, so the retry of a request whose answer was lost finds what the first attempt
+// created. The client derives that key itself with the ring it expects the registry to
+// use, before sending: a large payload the registry has is not uploaded again, and an
+// answer under any other key is a RegistryError `key_mismatch` instead of accepted.
+
+export const CONNECTION_FAILED = 'connection_failed';
+export const DEADLINE_EXCEEDED = 'deadline_exceeded';
+export const NOT_REWINDABLE = 'not_rewindable';
+export const KEY_MISMATCH = 'key_mismatch';
+export const UNEXPECTED_RESPONSE = 'unexpected_response';
+
+/** 2 retries, waits from 0 up to 500 ms doubling to 5 s (full jitter), a 60 s deadline. */
+export const DEFAULT_RETRY = Object.freeze({
+  maxRetries: 2,
+  initialDelayMs: 500,
+  maxDelayMs: 5000,
+  deadlineMs: 60000,
+  statuses: Object.freeze([429, 500, 502, 503, 504]),
+});
+
+const JSON_TYPE = 'application/json';
+const BYTES_TYPE = 'application/octet-stream';
+const CHUNK = 1 << 20;
+
+export default function createRegistry(samekey) {
+  const { KeyRing, ContentHasher, SamekeyError, canonicalJson, canonicalJsonText, revisionKey } = samekey;
+
+  /** A failed request: `code` (the registry's problem code or the client's own), `status`, `detail`. */
+  class RegistryError extends SamekeyError {
+    constructor(code, message, { status = null, problem = null, expected, answered } = {}) {
+      super(code, message);
+      this.name = 'RegistryError';
+      this.status = status;
+      this.problem = problem;
+      this.detail = problem?.detail ?? message;
+      if (expected !== undefined) Object.assign(this, { expected, answered });
+    }
+  }
+
+  async function problemOf(response) {
+    const text = await response.text().catch(() => '');
+    let problem = null;
+    try {
+      problem = JSON.parse(text);
+    } catch {}
+    if (problem && typeof problem.code === 'string') {
+      return new RegistryError(problem.code, `${response.status} ${problem.code}: ${problem.detail ?? problem.title ?? ''}`, {
+        status: response.status,
+        problem,
+      });
+    }
+    return new RegistryError(UNEXPECTED_RESPONSE, `HTTP ${response.status} without a problem document: ${text.slice(0, 200)}`, {
+      status: response.status,
+    });
+  }
+
+  function revisionOf(body, created) {
+    const ok = body && typeof body.key === 'string' && typeof body.content_hash === 'string';
+    if (!ok) throw new RegistryError(UNEXPECTED_RESPONSE, `not a revision: ${JSON.stringify(body).slice(0, 200)}`);
+    return Object.freeze({
+      key: body.key,
+      parent: body.parent ?? null,
+      scheme: body.scheme,
+      contentHash: body.content_hash,
+      mediaType: body.media_type,
+      size: body.size,
+      createdAt: new Date(body.created_at),
+      created,
+    });
+  }
+
+  function hashesOf(ring, feed) {
+    const hashers = ring.accepted.map((s) => [s, new ContentHasher({ scheme: s })]);
+    feed((chunk) => hashers.forEach(([, h]) => h.update(chunk)));
+    return Object.fromEntries(hashers.map(([s, h]) => [s, h.digest()]));
+  }
+
+  /** Bytes in memory: `data` is stored and hashed (JSON's canonical form), `body` sent. */
+  function memory(ring, mediaType, data, body = data) {
+    return { mediaType, size: data.length, hashes: hashesOf(ring, (f) => f(data)), rewindable: true, body: () => body };
+  }
+
+  function mismatch(expected, answered, why) {
+    return new RegistryError(KEY_MISMATCH, `the registry answered ${answered}, this client derived ${expected}: ${why}`, {
+      expected,
+      answered,
+    });
+  }
+
+  /** The answer if its key is one this client derives for the payload under a scheme of its ring. */
+  function check(ring, p, parent, rev) {
+    const expected = revisionKey(p.hashes[ring.primary], { parent, scheme: ring.primary });
+    let scheme;
+    try {
+      scheme = ring.schemeOfKey(rev.key);
+    } catch (e) {
+      throw mismatch(expected, rev.key, `its scheme is not one of this client's ring ${ring.accepted}: ${e.message}`);
+    }
+    if ((rev.parent === null) !== (parent === null)) throw mismatch(expected, rev.key, `its parent is ${rev.parent}, not ${parent}`);
+    if (rev.parent !== parent) {
+      try {
+        ring.schemeOfKey(rev.parent);
+      } catch {
+        throw mismatch(expected, rev.key, `its parent ${rev.parent} is not a key of this client's ring`);
+      }
+    }
+    const want = p.hashes[scheme];
+    if (rev.contentHash !== want) throw mismatch(expected, rev.key, `its content hash is ${rev.contentHash}, this client's ${want}`);
+    const key = revisionKey(want, { parent: rev.parent, scheme });
+    if (rev.key !== key) throw mismatch(key, rev.key, `derived under ${scheme} over parent ${rev.parent}`);
+    if (p.size !== null && rev.size !== p.size) throw mismatch(expected, rev.key, `its size is ${rev.size} bytes, the payload's ${p.size}`);
+    return rev;
+  }
+
+  function retryAfterMs(value) {
+    if (value == null) return null;
+    if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+    const when = Date.parse(value);
+    return Number.isNaN(when) ? null : Math.max(0, when - Date.now());
+  }
+
+  const sleep = (ms, signal) =>
+    new Promise((resolve, reject) => {
+      const t = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+    });
+
+  /**
+   * A client of the registry at `baseUrl`. Options: `token`, `ring` (the KeyRing this
+   * client expects the registry to use; v1 by default), `retry` (DEFAULT_RETRY's fields),
+   * `timeoutMs` (each attempt's, 30 s), `skipUploadAbove` (bytes, 1 MiB; null never
+   * asks), `fetch` (another implementation).
+   */
+  class Registry {
+    #base;
+    #headers;
+    #ring;
+    #retry;
+    #timeoutMs;
+    #skip;
+    #fetch;
+
+    constructor(baseUrl, { token = null, ring = null, retry = {}, timeoutMs = 30000, skipUploadAbove = 1 << 20, fetch = globalThis.fetch } = {}) {
+      if (!/^https?:\/\//.test(baseUrl)) throw new TypeError(`the registry's base URL must start with http:// or https://, not ${baseUrl}`);
+      if (token !== null && (!token || /[\r\n]/.test(token))) throw new TypeError('a token must be non-empty and on one line');
+      this.#base = baseUrl.replace(/\/+$/, '');
+      this.#headers = { accept: JSON_TYPE, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      this.#ring = ring ?? new KeyRing('v1');
+      this.#retry = { ...DEFAULT_RETRY, ...retry };
+      this.#timeoutMs = timeoutMs;
+      this.#skip = skipUploadAbove;
+      this.#fetch = fetch;
+    }
+
+    get ring() {
+      return this.#ring;
+    }
+
+    /** Registers a JSON value (its key is its canonical form's). */
+    register(value, { parent = null, signal } = {}) {
+      const canonical = new TextEncoder().encode(canonicalJson(value));
+      return this.#register(memory(this.#ring, JSON_TYPE, canonical, JSON.stringify(value)), parent, signal);
+    }
+
+    /** Registers JSON text, sent as written: any spelling of the same JSON is the same revision. */
+    registerJson(text, { parent = null, signal } = {}) {
+      const canonical = new TextEncoder().encode(canonicalJsonText(text));
+      return this.#register(memory(this.#ring, JSON_TYPE, canonical, text), parent, signal);
+    }
+
+    /** Registers bytes (application/octet-stream). */
+    registerBytes(data, { parent = null, signal } = {}) {
+      if (!(data instanceof Uint8Array)) throw new TypeError('registerBytes takes a Uint8Array');
+      return this.#register(memory(this.#ring, BYTES_TYPE, data), parent, signal);
+    }
+
+    /**
+     * Registers what a stream yields (a ReadableStream or an async iterable of
+     * Uint8Array): hashed while it is sent, so always uploaded, and not retried once a
+     * byte went out (`not_rewindable`). `open`, a function returning a new stream of the
+     * same bytes each call (a file's), makes it hashed first and retried.
+     */
+    async registerStream(source, { parent = null, signal } = {}) {
+      if (typeof source === 'function') {
+        const hashers = this.#ring.accepted.map((s) => [s, new ContentHasher({ scheme: s })]);
+        let size = 0;
+        for await (const chunk of iterate(source())) {
+          hashers.forEach(([, h]) => h.update(chunk));
+          size += chunk.length;
+        }
+        const hashes = Object.fromEntries(hashers.map(([s, h]) => [s, h.digest()]));
+        const p = { mediaType: BYTES_TYPE, size, hashes, rewindable: true, body: () => toStream(iterate(source())) };
+        return this.#register(p, parent, signal);
+      }
+      const hashers = this.#ring.accepted.map((s) => [s, new ContentHasher({ scheme: s })]);
+      let started = false;
+      const p = {
+        mediaType: BYTES_TYPE,
+        size: null,
+        hashes: null,
+        rewindable: false,
+        unread: () => !started,
+        body: () => {
+          if (started) {
+            throw new RegistryError(NOT_REWINDABLE, 'the stream was partly sent and cannot be read again; pass a function that opens it anew to have it retried');
+          }
+          return toStream(
+            (async function* () {
+              for await (const chunk of iterate(source)) {
+                started = true;
+                hashers.forEach(([, h]) => h.update(chunk));
+                yield chunk;
+              }
+            })(),
+          );
+        },
+        done: () => {
+          p.hashes = Object.fromEntries(hashers.map(([s, h]) => [s, h.digest()]));
+        },
+      };
+      return this.#register(p, parent, signal);
+    }
+
+    /** The revision `key` names (any of its keys). */
+    async revision(key, { signal } = {}) {
+      const response = await this.#request('GET', revisionPath(key), { signal });
+      return this.#answer(response);
+    }
+
+    /** The revision and its ancestors, nearest first (at most `limit`, 1 to 1000). */
+    async history(key, { limit, signal } = {}) {
+      const query = limit === undefined ? '' : `?limit=${encodeURIComponent(limit)}`;
+      const response = await this.#request('GET', `${revisionPath(key)}/history${query}`, { signal });
+      if (response.status !== 200) throw await problemOf(response);
+      const body = await response.json();
+      if (!Array.isArray(body?.revisions)) throw new RegistryError(UNEXPECTED_RESPONSE, 'a history answer without its revisions');
+      return body.revisions.map((r) => revisionOf(r, false));
+    }
+
+    /** The stored bytes of `key` (canonical JSON for JSON) as a ReadableStream, streamed. */
+    async data(key, { signal } = {}) {
+      const response = await this.#request('GET', `${revisionPath(key)}/data`, { signal });
+      if (response.status !== 200) throw await problemOf(response);
+      return response.body;
+    }
+
+    async #answer(response) {
+      if (response.status !== 200 && response.status !== 201) throw await problemOf(response);
+      return revisionOf(await response.json(), response.status === 201);
+    }
+
+    async #register(p, parent, signal) {
+      const ring = this.#ring;
+      if (this.#skip !== null && p.hashes && p.size !== null && p.size > this.#skip) {
+        const key = revisionKey(p.hashes[ring.primary], { parent, scheme: ring.primary });
+        const response = await this.#request('GET', revisionPath(key), { signal });
+        if (response.status === 200) return check(ring, p, parent, await this.#answer(response));
+        if (response.status !== 404) throw await problemOf(response);
+        await response.body?.cancel();
+      }
+      const query = parent === null ? '' : `?parent=${encodeURIComponent(parent)}`;
+      const response = await this.#request('POST', `/v1/revisions${query}`, { payload: p, signal });
+      const rev = await this.#answer(response);
+      p.done?.();
+      return check(ring, p, parent, rev);
+    }
+
+    async #request(method, path, { payload = null, signal } = {}) {
+      const policy = this.#retry;
+      const start = Date.now();
+      for (let retries = 0; ; retries++) {
+        const headers = { ...this.#headers };
+        let body;
+        if (payload) {
+          headers['content-type'] = payload.mediaType;
+          body = payload.body();
+        }
+        const attempt = AbortSignal.timeout(this.#timeoutMs);
+        const init = { method, headers, body, signal: signal ? AbortSignal.any([signal, attempt]) : attempt };
+        if (body instanceof ReadableStream) init.duplex = 'half';
+        let response;
+        let failure;
+        try {
+          response = await this.#fetch(this.#base + path, init);
+        } catch (e) {
+          if (signal?.aborted) throw e;
+          if (payload && !payload.rewindable && !payload.unread()) {
+            throw new RegistryError(NOT_REWINDABLE, `${method} ${path} failed after the stream was partly sent (${e.message}); pass a function that opens it anew to have it retried`, { cause: e });
+          }
+          failure = e;
+        }
+        if (response && !policy.statuses.includes(response.status)) return response;
+        if (response && payload && !payload.rewindable) return response;
+        const asked = response ? retryAfterMs(response.headers.get('retry-after')) : null;
+        let wait = asked ?? Math.random() * Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** retries);
+        if (retries >= policy.maxRetries || Date.now() - start + wait >= policy.deadlineMs) {
+          if (response) return response;
+          const code = Date.now() - start >= policy.deadlineMs ? DEADLINE_EXCEEDED : CONNECTION_FAILED;
+          throw new RegistryError(code, `${method} ${path}: ${failure?.cause?.message ?? failure?.message} (after ${retries} retries)`);
+        }
+        await response?.body?.cancel();
+        await sleep(wait, signal);
+      }
+    }
+  }
+
+  return { Registry, RegistryError };
+}
+
+function revisionPath(key) {
+  return `/v1/revisions/${encodeURIComponent(key).replaceAll('%3A', ':')}`;
+}
+
+async function* iterate(source) {
+  if (source instanceof ReadableStream) {
+    const reader = source.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    for await (const chunk of source) yield chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
+  }
+}
+
+function toStream(iterator) {
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await iterator.next();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}

@@ -1,0 +1,109 @@
+// The registry client against samekey serve (the workspace's build, or SAMEKEY_BIN) and
+// the HTTP fault proxy (crates/samekey-registry/tests/clients/httpfaults.py).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import * as samekey from '../index.mjs';
+import createRegistry from '../lib/registry.mjs';
+
+const { Registry, RegistryError } = createRegistry(samekey);
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const children = [];
+
+function start(prefix, command, args) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) =>
+      line.startsWith(prefix) ? resolve(line.slice(prefix.length).trim()) : reject(new Error(`${command}: ${line}`)),
+    );
+    child.once('error', reject);
+  });
+}
+
+let url, proxyUrl;
+before(async () => {
+  const bin = process.env.SAMEKEY_BIN ?? join(repo, 'target', 'debug', 'samekey');
+  const db = join(mkdtempSync(join(tmpdir(), 'samekey-registry-')), 'r.db');
+  url = await start('listening on ', bin, ['serve', '--database', `sqlite:${db}`, '--listen', '127.0.0.1:0']);
+  const proxy = join(repo, 'crates', 'samekey-registry', 'tests', 'clients', 'httpfaults.py');
+  proxyUrl = 'http://' + (await start('listening ', 'python3', [proxy, '--target', url.replace('http://', '')]));
+});
+after(() => children.forEach((c) => c.kill()));
+
+const control = async (path, body) => (await fetch(proxyUrl + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) })).json();
+const statuses = async () => (await control('/__log')).map((e) => e.status);
+const fast = { maxRetries: 3, initialDelayMs: 50, maxDelayMs: 200, deadlineMs: 20000 };
+
+test('JSON in any spelling is one revision, with the key derived here', async () => {
+  const id = randomBytes(8).toString('hex');
+  const value = { title: 'Grüße 😀', n: 1500, tags: ['a', 'b'], id };
+  const client = new Registry(url);
+  const first = await client.register(value);
+  assert.equal(first.created, true);
+  assert.equal(first.key, samekey.revisionKey(samekey.contentHashJson(value)));
+  const again = await client.registerJson(`{ "tags": ["a","b"], "n": 1.5e3, "id": "${id}", "title": "Gr\\u00fc\\u00dfe \\ud83d\\ude00" }`);
+  assert.deepEqual([again.key, again.created], [first.key, false]);
+  assert.deepEqual(await client.revision(first.key), again);
+  const stored = Buffer.from(await new Response(await client.data(first.key)).arrayBuffer()).toString();
+  assert.equal(stored, samekey.canonicalJson(value));
+});
+
+test('bytes and streams of the same data are one revision; history; problems', async () => {
+  const client = new Registry(url);
+  const data = randomBytes(3 << 20);
+  const root = await client.register({ root: randomBytes(8).toString('hex') });
+  const first = await client.registerBytes(data, { parent: root.key });
+  assert.equal(first.key, samekey.revisionKey(samekey.contentHash(data), { parent: root.key }));
+  const chunks = () => (async function* () { for (let i = 0; i < data.length; i += 1 << 20) yield data.subarray(i, i + (1 << 20)); })();
+  assert.equal((await client.registerStream(chunks, { parent: root.key })).key, first.key);
+  assert.equal((await client.registerStream(chunks(), { parent: root.key })).key, first.key);
+  assert.deepEqual((await client.history(first.key)).map((r) => r.key), [first.key, root.key]);
+  const missing = samekey.revisionKey(samekey.contentHash(randomBytes(16)));
+  for (const [call, code, status] of [
+    [() => client.revision(missing), 'not_found', 404],
+    [() => client.data(missing), 'not_found', 404],
+    [() => client.register({ a: 1 }, { parent: missing }), 'unknown_parent', 422],
+    [() => client.history(missing, { limit: 0 }), 'invalid_query', 400],
+  ]) {
+    await assert.rejects(call(), (e) => e instanceof RegistryError && e.code === code && e.status === status && e instanceof samekey.SamekeyError);
+  }
+});
+
+test('a key of another ring is refused; an older scheme of the ring is accepted', async () => {
+  const value = { ring: randomBytes(8).toString('hex') };
+  await assert.rejects(new Registry(url, { ring: new samekey.KeyRing('v2') }).register(value), (e) => e.code === 'key_mismatch' && e.answered.startsWith('rev:v1:') && e.expected.startsWith('rev:v2:'));
+  const found = await new Registry(url, { ring: new samekey.KeyRing('v2', ['v1']) }).register(value);
+  assert.deepEqual([found.scheme, found.created], ['v1', false]);
+});
+
+test('faults: a lost answer, a cut body, 503 and 429, 4xx, an unrewindable stream', async () => {
+  const client = new Registry(proxyUrl, { retry: fast });
+  const cases = [
+    [[{ kind: 'drop_response', method: 'POST' }], [null, 200], false],
+    [[{ kind: 'cut_body', after: 1000, method: 'POST' }], [null, 201], true],
+    [[{ kind: 'status', status: 503 }, { kind: 'status', status: 429, code: 'too_many_requests', retry_after: '1' }], [503, 429, 201], true],
+  ];
+  for (const [faults, want, created] of cases) {
+    await control('/__reset', {});
+    await control('/__faults', faults);
+    const started = Date.now();
+    const rev = await client.registerBytes(randomBytes(4096));
+    assert.deepEqual([await statuses(), rev.created], [want, created]);
+    if (want.includes(429)) assert.ok(Date.now() - started >= 1000);
+  }
+  await control('/__reset', {});
+  await control('/__faults', [{ kind: 'status', status: 409, code: 'conflict' }]);
+  await assert.rejects(client.registerBytes(randomBytes(64)), (e) => e.code === 'conflict' && e.status === 409);
+  assert.deepEqual(await statuses(), [409]);
+  await control('/__reset', {});
+  await control('/__faults', [{ kind: 'drop_response', method: 'POST' }]);
+  await assert.rejects(client.registerStream([randomBytes(4096)]), (e) => e.code === 'not_rewindable');
+  assert.deepEqual(await statuses(), [null]);
+});
