@@ -10,9 +10,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import * as samekey from '../index.mjs';
-import createRegistry from '../lib/registry.mjs';
-
-const { Registry, RegistryError } = createRegistry(samekey);
+import { Registry, RegistryError } from 'samekey/registry';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const children = [];
 
@@ -106,4 +104,18 @@ test('faults: a lost answer, a cut body, 503 and 429, 4xx, an unrewindable strea
   await control('/__faults', [{ kind: 'drop_response', method: 'POST' }]);
   await assert.rejects(client.registerStream([randomBytes(4096)]), (e) => e.code === 'not_rewindable');
   assert.deepEqual(await statuses(), [null]);
+});
+
+test('a server slower than the deadline fails in time, and its write is found later', async () => {
+  const data = randomBytes(4096);
+  await control('/__reset', {});
+  const delay = { kind: 'delay', seconds: 3, method: 'POST' };
+  await control('/__faults', [delay, delay, delay]);
+  const impatient = new Registry(proxyUrl, { timeoutMs: 500, retry: { maxRetries: 5, initialDelayMs: 50, deadlineMs: 1200 } });
+  const started = Date.now();
+  await assert.rejects(impatient.registerBytes(data), (e) => ['deadline_exceeded', 'connection_failed'].includes(e.code));
+  assert.ok(Date.now() - started < 2500, `${Date.now() - started} ms`);
+  await new Promise((r) => setTimeout(r, 3000));
+  await control('/__reset', {});
+  assert.equal((await new Registry(proxyUrl).registerBytes(data)).created, false);
 });
