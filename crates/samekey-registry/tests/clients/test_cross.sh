@@ -16,6 +16,7 @@ for _ in $(seq 100); do [ -s "$dir/out" ] && break; sleep 0.1; done
 url=$(sed -n 's/^listening on //p' "$dir/out")
 
 "$python" "$here/cross_python.py" "$url" > "$dir/python.keys"
+node "$here/cross_node.mjs" "$url" "$repo/bindings/node" > "$dir/node.keys"
 (cd "$repo/bindings/go" && scripts/go.sh test -count=1 -run TestCrossLanguage -v ./registry/ -samekey.cross="$url") \
   | sed -n 's/^key //p' > "$dir/go.keys"
 
@@ -23,7 +24,7 @@ url=$(sed -n 's/^listening on //p' "$dir/out")
 import json, pathlib, sys, urllib.request
 payloads = json.loads(pathlib.Path(sys.argv[1]).read_text())["payloads"]
 out, url = pathlib.Path(sys.argv[2]), sys.argv[3]
-keys = {lang: (out / f"{lang}.keys").read_text().split() for lang in ("python", "go")}
+keys = {lang: (out / f"{lang}.keys").read_text().split() for lang in ("python", "node", "go")}
 for lang, got in keys.items():
     assert len(got) == len(payloads), f"{lang}: {len(got)} keys for {len(payloads)} payloads"
     assert got == keys["python"], f"{lang} differs from python:\n{got}\n{keys['python']}"
