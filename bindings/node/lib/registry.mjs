@@ -154,7 +154,9 @@ export default function createRegistry(samekey) {
       this.#retry = { ...DEFAULT_RETRY, ...retry };
       this.#timeoutMs = timeoutMs;
       this.#skip = skipUploadAbove;
-      this.#fetch = fetch;
+      // Called as a plain function: a browser's fetch throws "Illegal invocation" when
+      // called as a method of another object.
+      this.#fetch = (input, init) => fetch(input, init);
     }
 
     get ring() {

@@ -47,6 +47,7 @@ fs.writeFileSync(path.join(pkg, 'node', 'package.json'), '{ "type": "commonjs" }
 const nodeDir = path.join(repo, 'bindings/node');
 fs.cpSync(path.join(nodeDir, 'lib'), path.join(pkg, 'lib'), { recursive: true });
 fs.copyFileSync(path.join(nodeDir, 'index.d.ts'), path.join(pkg, 'index.d.ts'));
+fs.copyFileSync(path.join(nodeDir, 'registry.d.ts'), path.join(pkg, 'registry.d.ts'));
 for (const entry of fs.readdirSync(path.join(root, 'js'))) fs.copyFileSync(path.join(root, 'js', entry), path.join(pkg, entry));
 
 // inline.js's module, as base64 in an ES module (the one form every bundler reads unaided).
