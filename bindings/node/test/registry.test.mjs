@@ -119,3 +119,18 @@ test('a server slower than the deadline fails in time, and its write is found la
   await control('/__reset', {});
   assert.equal((await new Registry(proxyUrl).registerBytes(data)).created, false);
 });
+
+test("the README's example runs twice and creates nothing the second time", async () => {
+  const { publish } = await import('../examples/registry.mjs');
+  const file = join(mkdtempSync(join(tmpdir(), 'samekey-')), 'data.csv');
+  const { writeFileSync, readFileSync } = await import('node:fs');
+  writeFileSync(file, `id,name\n1,${randomBytes(8).toString('hex')}\n`);
+  const first = await publish(url, file);
+  const second = await publish(url, file);
+  assert.deepEqual([first.created, second.created, second.key], [true, false, first.key]);
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const example = readFileSync(new URL('../examples/registry.mjs', import.meta.url), 'utf8');
+  const blocks = [...readme.matchAll(/<!-- tested: bindings\/node\/test\/registry\.test\.mjs -->\n```js\n([\s\S]*?)```/g)];
+  assert.equal(blocks.length, 1, 'one README block is marked as tested here');
+  assert.ok(example.includes(blocks[0][1]), 'the README block is not a part of examples/registry.mjs: copy the code');
+});
