@@ -1,4 +1,4 @@
-import type { JsonValue, KeyRing, SamekeyError, Scheme } from './index';
+import type { JsonValue, KeyRing, Scheme } from './index';
 
 /** When a request is tried again (every field optional in `RegistryOptions.retry`). */
 export interface Retry {
@@ -49,8 +49,14 @@ export interface RegisterOptions extends CallOptions {
   parent?: string | null;
 }
 
-/** A failed request: `code` is the registry's problem code or the client's own. */
-export declare class RegistryError extends SamekeyError {
+/**
+ * A failed request: `code` is the registry's problem code or the client's own. At run time
+ * it is also a `SamekeyError` (`instanceof` holds); its type extends `Error` because its
+ * codes are more than the core's `ErrorCode`.
+ */
+export declare class RegistryError extends Error {
+  constructor(code: string, message: string, options?: { status?: number | null; problem?: Record<string, unknown> | null });
+  readonly code: string;
   readonly status: number | null;
   readonly detail: string;
   readonly problem: Record<string, unknown> | null;

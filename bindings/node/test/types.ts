@@ -57,3 +57,16 @@ try {
 }
 console.log(same, when, uuid, message, many, texts, one, hasher, later, fromText, byMs, canonical, hashes, revMessage, write, ms, key,
   candidates, schemes, ringed, codes, v, n, ring.primary, ring.accepted);
+
+// samekey/registry
+import { DEFAULT_RETRY, Registry, RegistryError, type Retry, type Revision } from 'samekey/registry';
+const retry: Readonly<Retry> = DEFAULT_RETRY;
+const client = new Registry('http://127.0.0.1:8080', { token: 't', ring: new KeyRing('v2', ['v1']), retry: { maxRetries: 4 }, timeoutMs: 1000, skipUploadAbove: null });
+const registered: Promise<Revision> = client.register({ a: [1, 'b', null] }, { parent: null });
+const fromStream: Promise<Revision> = client.registerStream(() => [new Uint8Array(1)], { signal: AbortSignal.timeout(10) });
+const chain: Promise<Revision[]> = client.history('rev:v1:00', { limit: 5 });
+const stream: Promise<ReadableStream<Uint8Array>> = client.data('rev:v1:00');
+const code: string | null = new RegistryError('x', 'y').status === null ? 'none' : null;
+// @ts-expect-error a parent is a key or null
+client.registerBytes(new Uint8Array(1), { parent: 5 });
+export const registryTypes = [retry, registered, fromStream, chain, stream, code];
