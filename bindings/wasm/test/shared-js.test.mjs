@@ -11,9 +11,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const node = path.resolve(here, '../../node');
 const pkg = path.resolve(here, '../pkg');
 
-test('pkg/ holds the Node package\'s current lib/ and index.d.ts', () => {
+test('pkg/ holds the Node package\'s current lib/, index.d.ts and registry.d.ts', () => {
   const shared = fs.readdirSync(path.join(node, 'lib')).map((f) => path.join('lib', f));
-  shared.push('index.d.ts');
+  shared.push('index.d.ts', 'registry.d.ts');
   for (const file of shared) {
     const copy = path.join(pkg, file);
     assert.ok(fs.existsSync(copy), `pkg/${file} is missing: run node scripts/build.mjs (just wasm::setup)`);
