@@ -43,6 +43,8 @@ RUN_ELSEWHERE = {
     "examples/node/pipeline.mjs": "just test-examples (examples/node/test/)",
     "bindings/python/README.md": "bindings/python/tests/test_readme.py (its doctests)",
     "bindings/python/examples/": "bindings/python/tests (the example files)",
+    "bindings/node/examples/registry.mjs": "bindings/node/test/registry.test.mjs (run twice against a registry)",
+    "bindings/go/registry/example_test.go": "bindings/go/registry (TestTheReadmeExample, against a registry)",
 }
 
 

@@ -14,6 +14,7 @@ import (
 )
 
 // publish is the README's example: a dataset's schema as JSON, then a data file on it.
+// ANCHOR: publish
 func publish(ctx context.Context, url, token, path string) error {
 	client, err := registry.New(url, token)
 	if err != nil {
@@ -38,6 +39,8 @@ func publish(ctx context.Context, url, token, path string) error {
 	fmt.Println("data", map[bool]string{true: "created", false: "found"}[data.Created], data.Key, data.Size, "bytes")
 	return nil
 }
+
+// ANCHOR_END: publish
 
 func TestTheReadmeExample(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join(repo(), "bindings", "go", "README.md"))

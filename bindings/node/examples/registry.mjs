@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { KeyRing } from 'samekey';
 import { Registry, RegistryError } from 'samekey/registry';
 
+// ANCHOR: publish
 export async function publish(url, path, token = null) {
   // The ring this client expects the registry to use; every answer is checked against it.
   const registry = new Registry(url, { token, ring: new KeyRing('v1'), retry: { maxRetries: 4 } });
@@ -21,5 +22,6 @@ export async function publish(url, path, token = null) {
     throw e; // e.code, e.status, e.detail: e.g. payload_too_large, 413
   }
 }
+// ANCHOR_END: publish
 
 if (import.meta.url === `file://${process.argv[1]}`) await publish(process.argv[2], process.argv[3], process.argv[4] ?? null);
