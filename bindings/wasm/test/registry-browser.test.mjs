@@ -40,6 +40,11 @@ test('the registry client runs in a browser page of another origin', { timeout: 
     assert.deepEqual(r.stored, [...bytes]);
     assert.deepEqual(r.missing, { code: 'not_found', status: 404, isRegistryError: true });
     console.log(`browser registry client: ${r.json.key}, ${r.bytes.key}`);
+    const readme = fs.readFileSync(path.join(repo, 'bindings', 'wasm', 'README.md'), 'utf8');
+    const block = readme.match(/<!-- tested: bindings\/wasm\/test\/registry-browser\.test\.mjs -->\n```js\n([\s\S]*?)```/)?.[1];
+    const page = fs.readFileSync(path.join(repo, 'bindings', 'wasm', 'test', 'registry-page.js'), 'utf8');
+    const lines = page.slice(page.indexOf('// README: the registry client'), page.indexOf('// README end')).split('\n').slice(1).map((l) => l.trim()).join('\n');
+    assert.equal(block?.trim(), lines.trim(), "the README's registry block is not the page's code");
   } finally {
     await browser.close();
     registry.kill();

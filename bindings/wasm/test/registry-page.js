@@ -5,10 +5,14 @@ import { Registry, RegistryError } from '../pkg/registry.js';
 
 const status = document.getElementById('status');
 try {
-  await init();
-  const registry = new Registry(new URLSearchParams(location.search).get('registry'));
+  const registryUrl = new URLSearchParams(location.search).get('registry');
+  const token = null;
   const value = { title: 'Grüße 😀', n: 1500, id: crypto.randomUUID() };
-  const json = await registry.register(value);
+  // README: the registry client
+  await init(); // samekey-wasm's, once, before the first call of any function
+  const registry = new Registry(registryUrl, { token });
+  const json = await registry.register(value); // retried safely; its key checked here
+  // README end
   const again = await registry.registerJson(JSON.stringify(value, null, 2));
   const bytes = await registry.registerBytes(new Uint8Array([0, 255, 16, 226, 130, 172]), { parent: json.key });
   const stored = await new Response(await registry.data(bytes.key)).arrayBuffer();
