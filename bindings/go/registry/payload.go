@@ -147,7 +147,6 @@ func streamed(ring *samekey.KeyRing, r io.Reader) *payload {
 		}
 		return nil
 	}
-	p.hashes = nil
 	return p
 }
 
@@ -194,25 +193,29 @@ func mismatch(expected, answered, why string) *Error {
 // under that scheme; a parent named by another of its keys is checked as the registry
 // resolved it), else a key_mismatch Error.
 func check(ring *samekey.KeyRing, p *payload, parent *string, rev Revision) (Revision, error) {
-	expected, err := expectedKey(ring, p.hashes, parent)
-	if err != nil {
-		return rev, err
+	// The key this client expected is derived only to name it in an error.
+	fail := func(why string) (Revision, error) {
+		expected, err := expectedKey(ring, p.hashes, parent)
+		if err != nil {
+			return rev, err
+		}
+		return rev, mismatch(expected, rev.Key, why)
 	}
 	scheme, err := ring.SchemeOfKey(rev.Key)
 	if err != nil {
-		return rev, mismatch(expected, rev.Key, fmt.Sprintf("its scheme is not one of this client's ring %v: %v", ring.Accepted(), err))
+		return fail(fmt.Sprintf("its scheme is not one of this client's ring %v: %v", ring.Accepted(), err))
 	}
 	switch {
 	case (rev.Parent == nil) != (parent == nil):
-		return rev, mismatch(expected, rev.Key, fmt.Sprintf("its parent is %v, not %v", deref(rev.Parent), deref(parent)))
+		return fail(fmt.Sprintf("its parent is %v, not %v", deref(rev.Parent), deref(parent)))
 	case rev.Parent != nil && *rev.Parent != *parent:
 		if _, err := ring.SchemeOfKey(*rev.Parent); err != nil {
-			return rev, mismatch(expected, rev.Key, "its parent "+*rev.Parent+" is not a key of this client's ring")
+			return fail("its parent " + *rev.Parent + " is not a key of this client's ring")
 		}
 	}
 	want := p.hashes[scheme]
 	if rev.ContentHash != want {
-		return rev, mismatch(expected, rev.Key, "its content hash is "+rev.ContentHash+", this client's "+want)
+		return fail("its content hash is " + rev.ContentHash + ", this client's " + want)
 	}
 	key, err := samekey.RevisionKey(want, samekey.RevisionOptions{Parent: rev.Parent, Scheme: scheme})
 	if err != nil {
@@ -222,7 +225,7 @@ func check(ring *samekey.KeyRing, p *payload, parent *string, rev Revision) (Rev
 		return rev, mismatch(key, rev.Key, fmt.Sprintf("derived under %s over parent %v", scheme, deref(rev.Parent)))
 	}
 	if p.size >= 0 && rev.Size != p.size {
-		return rev, mismatch(expected, rev.Key, fmt.Sprintf("its size is %d bytes, the payload's %d", rev.Size, p.size))
+		return fail(fmt.Sprintf("its size is %d bytes, the payload's %d", rev.Size, p.size))
 	}
 	return rev, nil
 }

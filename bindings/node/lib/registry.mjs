@@ -92,28 +92,34 @@ export default function createRegistry(samekey) {
     });
   }
 
+  /** The key this client derives: the ring's primary over `parent`. */
+  function expectedKey(ring, p, parent) {
+    return revisionKey(p.hashes[ring.primary], { parent, scheme: ring.primary });
+  }
+
   /** The answer if its key is one this client derives for the payload under a scheme of its ring. */
   function check(ring, p, parent, rev) {
-    const expected = revisionKey(p.hashes[ring.primary], { parent, scheme: ring.primary });
+    // The key this client expected is derived only to name it in an error.
+    const fail = (why) => mismatch(expectedKey(ring, p, parent), rev.key, why);
     let scheme;
     try {
       scheme = ring.schemeOfKey(rev.key);
     } catch (e) {
-      throw mismatch(expected, rev.key, `its scheme is not one of this client's ring ${ring.accepted}: ${e.message}`);
+      throw fail(`its scheme is not one of this client's ring ${ring.accepted}: ${e.message}`);
     }
-    if ((rev.parent === null) !== (parent === null)) throw mismatch(expected, rev.key, `its parent is ${rev.parent}, not ${parent}`);
+    if ((rev.parent === null) !== (parent === null)) throw fail(`its parent is ${rev.parent}, not ${parent}`);
     if (rev.parent !== parent) {
       try {
         ring.schemeOfKey(rev.parent);
       } catch {
-        throw mismatch(expected, rev.key, `its parent ${rev.parent} is not a key of this client's ring`);
+        throw fail(`its parent ${rev.parent} is not a key of this client's ring`);
       }
     }
     const want = p.hashes[scheme];
-    if (rev.contentHash !== want) throw mismatch(expected, rev.key, `its content hash is ${rev.contentHash}, this client's ${want}`);
+    if (rev.contentHash !== want) throw fail(`its content hash is ${rev.contentHash}, this client's ${want}`);
     const key = revisionKey(want, { parent: rev.parent, scheme });
     if (rev.key !== key) throw mismatch(key, rev.key, `derived under ${scheme} over parent ${rev.parent}`);
-    if (p.size !== null && rev.size !== p.size) throw mismatch(expected, rev.key, `its size is ${rev.size} bytes, the payload's ${p.size}`);
+    if (p.size !== null && rev.size !== p.size) throw fail(`its size is ${rev.size} bytes, the payload's ${p.size}`);
     return rev;
   }
 
@@ -259,8 +265,7 @@ export default function createRegistry(samekey) {
     async #register(p, parent, signal) {
       const ring = this.#ring;
       if (this.#skip !== null && p.hashes && p.size !== null && p.size > this.#skip) {
-        const key = revisionKey(p.hashes[ring.primary], { parent, scheme: ring.primary });
-        const response = await this.#request('GET', revisionPath(key), { signal });
+        const response = await this.#request('GET', revisionPath(expectedKey(ring, p, parent)), { signal });
         if (response.status === 200) return check(ring, p, parent, await this.#answer(response));
         if (response.status !== 404) throw await problemOf(response);
         await response.body?.cancel();

@@ -21,7 +21,7 @@ from samekey.registry._types import (
     Revision,
 )
 
-USER_AGENT = f"samekey-python/{samekey.__version__}" if hasattr(samekey, "__version__") else "samekey-python"
+USER_AGENT = f"samekey-python/{samekey.__version__}"
 
 
 @dataclass(frozen=True)

@@ -179,25 +179,30 @@ def check(ring: KeyRing, payload: Payload, parent: str | None, rev: Revision) ->
     key it was created under, over which the registry derives; it is then checked as the
     registry resolved it.
     """
-    assert payload.hashes is not None
-    expected = expected_key(ring, payload.hashes, parent)
+    hashes = payload.hashes
+    assert hashes is not None
+
+    def fail(why: str) -> KeyMismatchError:
+        # The key this client expected is derived only to name it in the error.
+        return KeyMismatchError(expected_key(ring, hashes, parent), rev.key, why)
+
     try:
         scheme = ring.scheme_of_key(rev.key)
     except samekey.SamekeyError as e:
-        raise KeyMismatchError(expected, rev.key, f"its scheme is not one of this client's ring {ring.accepted}: {e}") from e
+        raise fail(f"its scheme is not one of this client's ring {ring.accepted}: {e}") from e
     if rev.parent != parent:
         if parent is None or rev.parent is None:
-            raise KeyMismatchError(expected, rev.key, f"its parent is {rev.parent}, not {parent}")
+            raise fail(f"its parent is {rev.parent}, not {parent}")
         try:
             ring.scheme_of_key(rev.parent)
         except samekey.SamekeyError as e:
-            raise KeyMismatchError(expected, rev.key, f"its parent {rev.parent} is not a key of this client's ring") from e
-    want_hash = payload.hashes[scheme]
+            raise fail(f"its parent {rev.parent} is not a key of this client's ring") from e
+    want_hash = hashes[scheme]
     if rev.content_hash != want_hash:
-        raise KeyMismatchError(expected, rev.key, f"its content hash is {rev.content_hash}, this client's {want_hash}")
+        raise fail(f"its content hash is {rev.content_hash}, this client's {want_hash}")
     want = samekey.revision_key(want_hash, parent=rev.parent, scheme=scheme)
     if rev.key != want:
         raise KeyMismatchError(want, rev.key, f"derived under {scheme} over parent {rev.parent}")
     if payload.size is not None and rev.size != payload.size:
-        raise KeyMismatchError(expected, rev.key, f"its size is {rev.size} bytes, the payload's {payload.size}")
+        raise fail(f"its size is {rev.size} bytes, the payload's {payload.size}")
     return rev

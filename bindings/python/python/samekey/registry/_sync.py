@@ -89,7 +89,6 @@ class Registry:
         self._s = Settings.make(base_url, token, ring, retry, skip_upload_above)
         self._own = client is None
         self._client = client or httpx.Client(timeout=timeout)
-        self._timeout = timeout
 
     @property
     def ring(self) -> KeyRing:
