@@ -140,6 +140,29 @@ class RegistryTest {
         assertEquals(0L, (log[0] as Map<*, *>)["body_bytes"])
     }
 
+    /**
+     * The JVM side of the cross-language test (crates/samekey-registry/tests/clients/
+     * test_cross.sh): with -Dsamekey.cross=URL, registers payloads.json's payloads there in
+     * order and writes one key a line to -Dsamekey.cross.out.
+     */
+    @Test
+    fun crossLanguage() {
+        val target = System.getProperty("samekey.cross") ?: return
+        val payloads = (Json.parse(File(repo, "crates/samekey-registry/tests/clients/payloads.json").readText()) as Map<*, *>)["payloads"] as List<*>
+        val registry = Registry(target)
+        val keys = payloads.map { p ->
+            val m = p as Map<*, *>
+            when {
+                m["json"] != null -> registry.registerJson(m["json"] as String)
+                m["value"] != null -> registry.registerJson(m["value"] as String) // the JVM has no JSON value type
+                else -> registry.registerBytes(hex(m["hex"] as String))
+            }.key
+        }
+        File(System.getProperty("samekey.cross.out")).writeText(keys.joinToString("\n", postfix = "\n"))
+    }
+
+    private fun hex(s: String) = ByteArray(s.length / 2) { s.substring(2 * it, 2 * it + 2).toInt(16).toByte() }
+
     @Test
     fun faults() {
         val registry = Registry(proxy, retry = fast)
