@@ -136,17 +136,17 @@ public class Registry @JvmOverloads constructor(
     private fun <T> send(request: () -> HttpRequest, handler: HttpResponse.BodyHandler<T>, payload: Payload? = null): HttpResponse<T> {
         val start = System.nanoTime()
         var retries = 0
+        val elapsed = { Duration.ofNanos(System.nanoTime() - start) }
         while (true) {
-            val elapsed = Duration.ofNanos(System.nanoTime() - start)
             val response: HttpResponse<T>? = try {
                 http.send(request(), handler)
             } catch (e: IOException) {
                 if (payload != null && !payload.unread()) {
                     throw RegistryException("not_rewindable", "the request failed after the stream was partly sent (${e.message}); register a file or a Supplier that opens the stream anew to have it retried", cause = e)
                 }
-                val wait = delay(retries, null, elapsed)
+                val wait = delay(retries, null, elapsed())
                 if (wait == null) {
-                    val code = if (Duration.ofNanos(System.nanoTime() - start) >= retry.deadline) "deadline_exceeded" else "connection_failed"
+                    val code = if (elapsed() >= retry.deadline) "deadline_exceeded" else "connection_failed"
                     throw RegistryException(code, "${e.javaClass.simpleName}: ${e.message} (after $retries retries)", cause = e)
                 }
                 Thread.sleep(wait.toMillis())
@@ -157,7 +157,7 @@ public class Registry @JvmOverloads constructor(
                 throw e
             }
             if (response!!.statusCode() !in retry.statuses || (payload != null && !payload.rewindable)) return response
-            val wait = delay(retries, retryAfter(response.headers().firstValue("Retry-After").orElse(null)), elapsed) ?: return response
+            val wait = delay(retries, retryAfter(response.headers().firstValue("Retry-After").orElse(null)), elapsed()) ?: return response
             (response.body() as? InputStream)?.close()
             Thread.sleep(wait.toMillis())
             retries++

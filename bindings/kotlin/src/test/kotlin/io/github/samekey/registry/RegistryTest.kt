@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestInstance
@@ -140,6 +141,18 @@ class RegistryTest {
         assertEquals(0L, (log[0] as Map<*, *>)["body_bytes"])
     }
 
+    @Test
+    fun theReadmeExampleRunsTwiceAndCreatesNothingTheSecondTime() {
+        val file = Files.createTempFile("data", ".csv").also { Files.writeString(it, "id,name\n1,${UUID.randomUUID()}\n") }
+        val first = publish(url, file)
+        val second = publish(url, file)
+        assertEquals(Triple(true, false, first.key), Triple(first.created, second.created, second.key))
+        val readme = File("README.md").readText()
+        val block = Regex("<!-- tested: bindings/kotlin/src/test/kotlin/io/github/samekey/registry/RegistryTest.kt -->\n```kotlin\n([\\s\\S]*?)```").find(readme)?.groupValues?.get(1)
+        val example = File("src/test/kotlin/io/github/samekey/registry/RegistryExample.kt").readText()
+        assertTrue(block != null && example.contains(block), "README.md's registry block is not a part of RegistryExample.kt")
+    }
+
     /**
      * The JVM side of the cross-language test (crates/samekey-registry/tests/clients/
      * test_cross.sh): with -Dsamekey.cross=URL, registers payloads.json's payloads there in
@@ -147,7 +160,8 @@ class RegistryTest {
      */
     @Test
     fun crossLanguage() {
-        val target = System.getProperty("samekey.cross") ?: return
+        val target = System.getProperty("samekey.cross")
+        assumeTrue(target != null, "run by test_cross.sh with -Dsamekey.cross=URL")
         val payloads = (Json.parse(File(repo, "crates/samekey-registry/tests/clients/payloads.json").readText()) as Map<*, *>)["payloads"] as List<*>
         val registry = Registry(target)
         val keys = payloads.map { p ->
