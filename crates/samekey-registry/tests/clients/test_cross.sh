@@ -7,7 +7,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$here/../../../.."
-bin="$1" python="$2"
+# Absolute (the JVM's side runs in bindings/kotlin), links kept (a venv's python is one).
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+bin="$(absolute "$1")" python="$(absolute "$2")"
 export SAMEKEY_BIN="$bin"
 dir=$(mktemp -d)
 "$bin" serve --database "sqlite:$dir/r.db" --listen 127.0.0.1:0 > "$dir/out" 2>/dev/null &
