@@ -1,7 +1,6 @@
 package io.github.samekey.registry
 
 import io.github.samekey.Jni
-import io.github.samekey.KeyRing
 import io.github.samekey.Scheme
 import io.github.samekey.contentHash
 import io.github.samekey.revisionKey
@@ -33,21 +32,21 @@ internal abstract class Payload(val mediaType: String) {
     open fun unread(): Boolean = true
 }
 
-internal class Memory(ring: KeyRing, mediaType: String, data: ByteArray, private val body: ByteArray = data) : Payload(mediaType) {
+internal class Memory(accepted: List<Scheme>, mediaType: String, data: ByteArray, private val body: ByteArray = data) : Payload(mediaType) {
     override val size: Long = data.size.toLong()
-    override val hashes: Map<Scheme, String> = ring.accepted.associateWith { contentHash(data, it) }
+    override val hashes: Map<Scheme, String> = accepted.associateWith { contentHash(data, it) }
 
     override fun publisher(): BodyPublisher = BodyPublishers.ofByteArray(body)
 }
 
 /** A source that opens the same bytes anew each call (a file): hashed first, sent again on a retry. */
-internal class Reopenable(ring: KeyRing, private val open: Supplier<InputStream>) : Payload(BYTES) {
+internal class Reopenable(accepted: List<Scheme>, private val open: Supplier<InputStream>) : Payload(BYTES) {
     override val size: Long
     override val hashes: Map<Scheme, String>
 
     init {
         var n = 0L
-        hashes = ring.accepted.associateWith { scheme ->
+        hashes = accepted.associateWith { scheme ->
             open.get().use { input ->
                 val counted = Counted(input)
                 contentHash(counted, scheme).also { n = counted.count }
@@ -60,11 +59,11 @@ internal class Reopenable(ring: KeyRing, private val open: Supplier<InputStream>
 }
 
 /** A one-shot stream: hashed while it is sent, never resent once a byte was read. */
-internal class OneShot(private val ring: KeyRing, private val input: InputStream) : Payload(BYTES) {
+internal class OneShot(accepted: List<Scheme>, private val input: InputStream) : Payload(BYTES) {
     override val size: Long? = null
     override var hashes: Map<Scheme, String>? = null
     override val rewindable: Boolean get() = false
-    private val hashers = ring.accepted.associateWith { Jni.hasherNew(it.id.toByteArray(Charsets.UTF_8)) }
+    private val hashers = accepted.associateWith { Jni.hasherNew(it.id.toByteArray(Charsets.UTF_8)) }
     private val started = AtomicBoolean(false)
     private val read = AtomicBoolean(false)
 
@@ -118,31 +117,25 @@ private fun mismatch(expected: String, answered: String, why: String) =
     RegistryException("key_mismatch", "the registry answered $answered, this client derived $expected: $why", expected = expected, answered = answered)
 
 /** The key this client derives: the ring's primary over [parent]. */
-internal fun expectedKey(ring: KeyRing, hashes: Map<Scheme, String>, parent: String?): String {
-    val primary = ring.accepted.first()
-    return revisionKey(hashes.getValue(primary), parent, primary)
-}
+internal fun expectedKey(accepted: List<Scheme>, hashes: Map<Scheme, String>, parent: String?): String =
+    revisionKey(hashes.getValue(accepted.first()), parent, accepted.first())
+
+/** The scheme of the ring a key names ("rev:<scheme>:..."), or null. */
+private fun schemeOf(accepted: List<Scheme>, key: String): Scheme? = accepted.firstOrNull { key.startsWith("rev:${it.id}:") }
 
 /**
  * The answer, if its key is one this client derives for the payload under a scheme of its
  * ring (a revision created under an older scheme of the ring is checked under that scheme;
- * a parent named by another of its keys is checked as the registry resolved it).
+ * a parent named by another of its keys is checked as the registry resolved it). The
+ * scheme is read from the key's prefix: the key derived under it is the proof.
  */
-internal fun check(ring: KeyRing, p: Payload, parent: String?, rev: Revision): Revision {
+internal fun check(accepted: List<Scheme>, p: Payload, parent: String?, rev: Revision): Revision {
     val hashes = p.hashes ?: error("a payload's hashes are known once it was sent")
-    val expected = expectedKey(ring, hashes, parent)
-    val scheme = try {
-        ring.schemeOf(rev.key)
-    } catch (e: io.github.samekey.SamekeyException) {
-        throw mismatch(expected, rev.key, "its scheme is not one of this client's ring ${ring.accepted}: ${e.message}")
-    }
+    val expected by lazy { expectedKey(accepted, hashes, parent) }
+    val scheme = schemeOf(accepted, rev.key) ?: throw mismatch(expected, rev.key, "its scheme is not one of this client's ring $accepted")
     if ((rev.parent == null) != (parent == null)) throw mismatch(expected, rev.key, "its parent is ${rev.parent}, not $parent")
-    if (rev.parent != parent) {
-        try {
-            ring.schemeOf(rev.parent!!)
-        } catch (e: io.github.samekey.SamekeyException) {
-            throw mismatch(expected, rev.key, "its parent ${rev.parent} is not a key of this client's ring")
-        }
+    if (rev.parent != parent && schemeOf(accepted, rev.parent!!) == null) {
+        throw mismatch(expected, rev.key, "its parent ${rev.parent} is not a key of this client's ring")
     }
     val want = hashes.getValue(scheme)
     if (rev.contentHash != want) throw mismatch(expected, rev.key, "its content hash is ${rev.contentHash}, this client's $want")

@@ -50,6 +50,9 @@ public class Registry @JvmOverloads constructor(
 ) {
     private val base: String = baseUrl.trimEnd('/')
 
+    /** The ring's schemes, primary first, asked once (a call into the core's generated layer). */
+    private val accepted: List<Scheme> = ring.accepted
+
     init {
         require(base.startsWith("http://") || base.startsWith("https://")) { "the registry's base URL must start with http:// or https://, not $baseUrl" }
         require(token == null || (token.isNotEmpty() && '\r' !in token && '\n' !in token)) { "a token must be non-empty and on one line" }
@@ -58,20 +61,20 @@ public class Registry @JvmOverloads constructor(
     /** Registers JSON text, sent as written: any spelling of the same JSON is the same revision. */
     @JvmOverloads
     public fun registerJson(text: String, parent: String? = null): Revision =
-        register(Memory(ring, JSON, canonicalJson(text).toByteArray(Charsets.UTF_8), text.toByteArray(Charsets.UTF_8)), parent)
+        register(Memory(accepted, JSON, canonicalJson(text).toByteArray(Charsets.UTF_8), text.toByteArray(Charsets.UTF_8)), parent)
 
     /** Registers bytes (application/octet-stream). */
     @JvmOverloads
-    public fun registerBytes(data: ByteArray, parent: String? = null): Revision = register(Memory(ring, BYTES, data), parent)
+    public fun registerBytes(data: ByteArray, parent: String? = null): Revision = register(Memory(accepted, BYTES, data), parent)
 
     /** Registers a file: hashed, then streamed (again on a retry), in bounded memory. */
     @JvmOverloads
     public fun registerFile(path: Path, parent: String? = null): Revision =
-        register(Reopenable(ring) { Files.newInputStream(path) }, parent)
+        register(Reopenable(accepted) { Files.newInputStream(path) }, parent)
 
     /** Registers the bytes [open] gives, anew on each call: hashed first, streamed, sent again on a retry. */
     @JvmOverloads
-    public fun registerStream(open: Supplier<InputStream>, parent: String? = null): Revision = register(Reopenable(ring, open), parent)
+    public fun registerStream(open: Supplier<InputStream>, parent: String? = null): Revision = register(Reopenable(accepted, open), parent)
 
     /**
      * Registers a one-shot stream: hashed while it is sent, so always uploaded, and not
@@ -79,7 +82,7 @@ public class Registry @JvmOverloads constructor(
      */
     @JvmOverloads
     public fun registerStream(input: InputStream, parent: String? = null): Revision {
-        val payload = OneShot(ring, input)
+        val payload = OneShot(accepted, input)
         try {
             return register(payload, parent)
         } finally {
@@ -112,20 +115,20 @@ public class Registry @JvmOverloads constructor(
     private fun register(p: Payload, parent: String?): Revision {
         val hashes = p.hashes
         if (skipUploadAbove != null && hashes != null && p.size != null && p.size!! > skipUploadAbove) {
-            val response = send(get(revisionPath(expectedKey(ring, hashes, parent))), BodyHandlers.ofString())
-            if (response.statusCode() == 200) return check(ring, p, parent, answer(response))
+            val response = send(get(revisionPath(expectedKey(accepted, hashes, parent))), BodyHandlers.ofString())
+            if (response.statusCode() == 200) return check(accepted, p, parent, answer(response))
             if (response.statusCode() != 404) throw problem(response.statusCode(), response.body())
         }
         val query = parent?.let { "?parent=" + URLEncoder.encode(it, Charsets.UTF_8).replace("%3A", ":") } ?: ""
         val response = send({ builder("/v1/revisions$query").header("Content-Type", p.mediaType).POST(p.publisher()).build() }, BodyHandlers.ofString(), p)
         val rev = answer(response)
         p.done()
-        return check(ring, p, parent, rev)
+        return check(accepted, p, parent, rev)
     }
 
     private fun builder(path: String): HttpRequest.Builder {
         val b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
-            .header("Accept", JSON).header("User-Agent", "samekey-jvm/$samekeyVersion")
+            .header("Accept", JSON).header("User-Agent", USER_AGENT)
         if (token != null) b.header("Authorization", "Bearer $token")
         return b
     }
@@ -207,6 +210,9 @@ public class Registry @JvmOverloads constructor(
     }
 
     private companion object {
+        /** Asked once: the version is a call into the core's generated layer. */
+        val USER_AGENT = "samekey-jvm/$samekeyVersion"
+
         fun revisionPath(key: String): String = "/v1/revisions/" + URLEncoder.encode(key, Charsets.UTF_8).replace("%3A", ":")
     }
 }
