@@ -45,6 +45,7 @@ RUN_ELSEWHERE = {
     "bindings/python/examples/": "bindings/python/tests (the example files)",
     "bindings/node/examples/registry.mjs": "bindings/node/test/registry.test.mjs (run twice against a registry)",
     "bindings/go/registry/example_test.go": "bindings/go/registry (TestTheReadmeExample, against a registry)",
+    "bindings/kotlin/src/test/kotlin/io/github/samekey/registry/RegistryExample.kt": "bindings/kotlin RegistryTest (run twice against a registry)",
 }
 
 

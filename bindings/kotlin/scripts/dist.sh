@@ -45,6 +45,9 @@ cargo xtask kotlin-sources >/dev/null
 rm -rf "$repo/io/github/samekey"
 # Maven runs the tests in bindings/kotlin: a relative vector file would not be found there.
 if [ -n "${SAMEKEY_VECTORS:-}" ]; then export SAMEKEY_VECTORS="$(realpath "$SAMEKEY_VECTORS")"; fi
+# The registry client's tests start `samekey serve` (SAMEKEY_BIN, or this build).
+cargo build -q -p samekey-cli
+export SAMEKEY_BIN="${SAMEKEY_BIN:-$PWD/target/debug/samekey}"
 # deploy runs the tests first, against the JAR's own resources: JNA finds the library
 # under its platform prefix on the classpath, as a user's program will.
 (cd bindings/kotlin && mvn -B -q -Dsamekey.natives="$natives" \

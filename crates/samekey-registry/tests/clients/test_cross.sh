@@ -7,7 +7,10 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$here/../../../.."
-bin="$1" python="$2"
+# Absolute (the JVM's side runs in bindings/kotlin), links kept (a venv's python is one).
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+bin="$(absolute "$1")" python="$(absolute "$2")"
+export SAMEKEY_BIN="$bin"
 dir=$(mktemp -d)
 "$bin" serve --database "sqlite:$dir/r.db" --listen 127.0.0.1:0 > "$dir/out" 2>/dev/null &
 pid=$!
@@ -17,6 +20,9 @@ url=$(sed -n 's/^listening on //p' "$dir/out")
 
 "$python" "$here/cross_python.py" "$url" > "$dir/python.keys"
 node "$here/cross_node.mjs" "$url" "$repo/bindings/node" > "$dir/node.keys"
+# The JVM's through its test build (Maven, offline after jvm::dist), the artifact's library.
+(cd "$repo/bindings/kotlin" && mvn -B -q -o -Dtest='RegistryTest#crossLanguage' -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dsamekey.cross="$url" -Dsamekey.cross.out="$dir/jvm.keys" test >/dev/null)
 (cd "$repo/bindings/go" && scripts/go.sh test -count=1 -run TestCrossLanguage -v ./registry/ -samekey.cross="$url") \
   | sed -n 's/^key //p' > "$dir/go.keys"
 
@@ -24,7 +30,7 @@ node "$here/cross_node.mjs" "$url" "$repo/bindings/node" > "$dir/node.keys"
 import json, pathlib, sys, urllib.request
 payloads = json.loads(pathlib.Path(sys.argv[1]).read_text())["payloads"]
 out, url = pathlib.Path(sys.argv[2]), sys.argv[3]
-keys = {lang: (out / f"{lang}.keys").read_text().split() for lang in ("python", "node", "go")}
+keys = {lang: (out / f"{lang}.keys").read_text().split() for lang in ("python", "node", "jvm", "go")}
 for lang, got in keys.items():
     assert len(got) == len(payloads), f"{lang}: {len(got)} keys for {len(payloads)} payloads"
     assert got == keys["python"], f"{lang} differs from python:\n{got}\n{keys['python']}"

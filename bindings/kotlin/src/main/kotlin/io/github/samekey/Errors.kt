@@ -11,7 +11,7 @@ import io.github.samekey.uniffi.SamekeyException as FfiException
  * try { Ulid.parse(text) } catch (e: SamekeyException) { if (e.code == "invalid_ulid") ... }
  * ```
  */
-public class SamekeyException(
+public open class SamekeyException(
     public val code: String,
     message: String,
     cause: Throwable? = null,

@@ -1,0 +1,146 @@
+package io.github.samekey.registry
+
+import io.github.samekey.Jni
+import io.github.samekey.Scheme
+import io.github.samekey.contentHash
+import io.github.samekey.revisionKey
+import java.io.InputStream
+import java.net.http.HttpRequest.BodyPublisher
+import java.net.http.HttpRequest.BodyPublishers
+import java.util.concurrent.atomic.AtomicBoolean
+import java.util.function.Supplier
+
+internal const val JSON = "application/json"
+internal const val BYTES = "application/octet-stream"
+
+/**
+ * A registration's body: [size] bytes stored and hashed ([hashes]: a content hash per
+ * scheme of the ring, null until a one-shot stream was sent), and a publisher per attempt.
+ */
+internal abstract class Payload(val mediaType: String) {
+    abstract val size: Long?
+    abstract val hashes: Map<Scheme, String>?
+    open val rewindable: Boolean get() = true
+
+    /** One attempt's body; throws `not_rewindable` when it cannot be sent again. */
+    abstract fun publisher(): BodyPublisher
+
+    /** After the answer: a stream hashed while sent has its hashes now. */
+    open fun done() {}
+
+    /** Whether nothing of a one-shot stream was read yet. */
+    open fun unread(): Boolean = true
+}
+
+internal class Memory(accepted: List<Scheme>, mediaType: String, data: ByteArray, private val body: ByteArray = data) : Payload(mediaType) {
+    override val size: Long = data.size.toLong()
+    override val hashes: Map<Scheme, String> = accepted.associateWith { contentHash(data, it) }
+
+    override fun publisher(): BodyPublisher = BodyPublishers.ofByteArray(body)
+}
+
+/** A source that opens the same bytes anew each call (a file): hashed first, sent again on a retry. */
+internal class Reopenable(accepted: List<Scheme>, private val open: Supplier<InputStream>) : Payload(BYTES) {
+    override val size: Long
+    override val hashes: Map<Scheme, String>
+
+    init {
+        var n = 0L
+        hashes = accepted.associateWith { scheme ->
+            open.get().use { input ->
+                val counted = Counted(input)
+                contentHash(counted, scheme).also { n = counted.count }
+            }
+        }
+        size = n
+    }
+
+    override fun publisher(): BodyPublisher = BodyPublishers.fromPublisher(BodyPublishers.ofInputStream(open), size)
+}
+
+/** A one-shot stream: hashed while it is sent, never resent once a byte was read. */
+internal class OneShot(accepted: List<Scheme>, private val input: InputStream) : Payload(BYTES) {
+    override val size: Long? = null
+    override var hashes: Map<Scheme, String>? = null
+    override val rewindable: Boolean get() = false
+    private val hashers = accepted.associateWith { Jni.hasherNew(it.id.toByteArray(Charsets.UTF_8)) }
+    private val started = AtomicBoolean(false)
+    private val read = AtomicBoolean(false)
+
+    override fun publisher(): BodyPublisher {
+        if (read.get()) {
+            throw RegistryException("not_rewindable", "the stream was partly sent and cannot be read again; register a file or a Supplier that opens the stream anew to have it retried")
+        }
+        started.set(true)
+        return BodyPublishers.ofInputStream {
+            object : InputStream() {
+                override fun read(): Int {
+                    val one = ByteArray(1)
+                    return if (read(one, 0, 1) < 0) -1 else one[0].toInt() and 0xff
+                }
+
+                override fun read(b: ByteArray, off: Int, len: Int): Int {
+                    val n = input.read(b, off, len)
+                    if (n > 0) {
+                        read.set(true)
+                        val chunk = if (off == 0) b else b.copyOfRange(off, off + n)
+                        hashers.values.forEach { Jni.hasherUpdate(it, chunk, n) }
+                    }
+                    return n
+                }
+            }
+        }
+    }
+
+    /** Frees the hashers; after a whole send, their hashes are [hashes]. */
+    override fun done() {
+        if (hashes == null) hashes = hashers.mapValues { String(Jni.hasherFinish(it.value, true)!!, Charsets.ISO_8859_1) }
+    }
+
+    fun abandon() {
+        if (hashes == null) hashers.values.forEach { Jni.hasherFinish(it, false) }
+        hashes = emptyMap()
+    }
+
+    override fun unread(): Boolean = !read.get()
+}
+
+private class Counted(private val inner: InputStream) : InputStream() {
+    var count = 0L
+
+    override fun read(): Int = inner.read().also { if (it >= 0) count++ }
+
+    override fun read(b: ByteArray, off: Int, len: Int): Int = inner.read(b, off, len).also { if (it > 0) count += it }
+}
+
+private fun mismatch(expected: String, answered: String, why: String) =
+    RegistryException("key_mismatch", "the registry answered $answered, this client derived $expected: $why", expected = expected, answered = answered)
+
+/** The key this client derives: the ring's primary over [parent]. */
+internal fun expectedKey(accepted: List<Scheme>, hashes: Map<Scheme, String>, parent: String?): String =
+    revisionKey(hashes.getValue(accepted.first()), parent, accepted.first())
+
+/** The scheme of the ring a key names ("rev:<scheme>:..."), or null. */
+private fun schemeOf(accepted: List<Scheme>, key: String): Scheme? = accepted.firstOrNull { key.startsWith("rev:${it.id}:") }
+
+/**
+ * The answer, if its key is one this client derives for the payload under a scheme of its
+ * ring (a revision created under an older scheme of the ring is checked under that scheme;
+ * a parent named by another of its keys is checked as the registry resolved it). The
+ * scheme is read from the key's prefix: the key derived under it is the proof.
+ */
+internal fun check(accepted: List<Scheme>, p: Payload, parent: String?, rev: Revision): Revision {
+    val hashes = p.hashes ?: error("a payload's hashes are known once it was sent")
+    val expected by lazy { expectedKey(accepted, hashes, parent) }
+    val scheme = schemeOf(accepted, rev.key) ?: throw mismatch(expected, rev.key, "its scheme is not one of this client's ring $accepted")
+    if ((rev.parent == null) != (parent == null)) throw mismatch(expected, rev.key, "its parent is ${rev.parent}, not $parent")
+    if (rev.parent != parent && schemeOf(accepted, rev.parent!!) == null) {
+        throw mismatch(expected, rev.key, "its parent ${rev.parent} is not a key of this client's ring")
+    }
+    val want = hashes.getValue(scheme)
+    if (rev.contentHash != want) throw mismatch(expected, rev.key, "its content hash is ${rev.contentHash}, this client's $want")
+    val key = revisionKey(want, rev.parent, scheme)
+    if (rev.key != key) throw mismatch(key, rev.key, "derived under $scheme over parent ${rev.parent}")
+    if (p.size != null && rev.size != p.size) throw mismatch(expected, rev.key, "its size is ${rev.size} bytes, the payload's ${p.size}")
+    return rev
+}
