@@ -97,6 +97,18 @@ impl Env {
         String::from_utf8(raw).map_err(|_| argument(&format!("{what} is not UTF-8")))
     }
 
+    /// A `byte[]` of UTF-8 or null (`None`).
+    pub(super) fn optional_text(
+        &self,
+        array: jbyteArray,
+        what: &str,
+    ) -> Result<Option<String>, Failure> {
+        if array.is_null() {
+            return Ok(None);
+        }
+        self.text(array, what).map(Some)
+    }
+
     pub(super) fn longs(&self, array: jlongArray, what: &str) -> Result<Vec<i64>, Failure> {
         hook(Stage::Arguments);
         let mut out = vec![0i64; self.len(array, what)?];

@@ -195,6 +195,42 @@ pub extern "system" fn Java_io_github_samekey_Jni_hasherFinish(
     })
 }
 
+/// The canonical form (RFC 8785) of JSON text, both UTF-8: the registry client's
+/// per-registration call, a JNA round trip through uniffi before.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_canonicalJson(
+    env: *mut JNIEnv,
+    class: jclass,
+    json: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let json = env.text(json, "the JSON text")?;
+        env.new_bytes(samekey::canonicalize_json_text(&json)?.as_bytes())
+    })
+}
+
+/// The revision key (spec §7) of a content hash on a parent (null: a root), under a
+/// scheme (null: the content hash's own), keyed by a secret (null: none).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_revisionKey(
+    env: *mut JNIEnv,
+    class: jclass,
+    scheme: jbyteArray,
+    content_hash: jbyteArray,
+    parent: jbyteArray,
+    secret: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let scheme = env.optional_text(scheme, "the scheme")?;
+        let content_hash = env.text(content_hash, "the content hash")?;
+        let parent = env.optional_text(parent, "the parent")?;
+        let secret = env.bytes(secret, "the secret")?;
+        let (scheme, content) = samekey::host::revision_inputs(&content_hash, scheme.as_deref())?;
+        let key = samekey::derive_revision(scheme, parent.as_deref(), &content, secret.as_deref())?;
+        env.new_bytes(key.to_string().as_bytes())
+    })
+}
+
 /// Arms a panic at a stage of this thread's next entry point that passes it (1: its
 /// first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's
 /// write; 0 disarms): the tests' proof that no stage of any entry point is outside

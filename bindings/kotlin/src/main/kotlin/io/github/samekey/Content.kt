@@ -3,11 +3,9 @@
 
 package io.github.samekey
 
-import io.github.samekey.uniffi.canonicalJsonText
 import io.github.samekey.uniffi.contentHashJsonText
 import io.github.samekey.uniffi.needsWrite as ffiNeedsWrite
 import io.github.samekey.uniffi.parseRfc3339 as ffiParseRfc3339
-import io.github.samekey.uniffi.revisionKey as ffiRevisionKey
 import io.github.samekey.uniffi.revisionMessage as ffiRevisionMessage
 import java.io.IOException
 import java.io.InputStream
@@ -50,7 +48,7 @@ public fun contentHash(path: Path, scheme: Scheme = Scheme.V1): String =
     Files.newInputStream(path).use { contentHash(it, scheme) }
 
 /** The RFC 8785 canonical form of JSON text, parsed strictly (duplicate keys refused). */
-public fun canonicalJson(json: String): String = core { canonicalJsonText(checked(json, "JSON text")) }
+public fun canonicalJson(json: String): String = String(Jni.canonicalJson(utf8(json, "JSON text")), Charsets.UTF_8)
 
 /** The content hash of JSON text's canonical form: equal for equal data, whatever the key order. */
 @JvmOverloads
@@ -64,7 +62,7 @@ public fun contentHashJson(json: String, scheme: Scheme = Scheme.V1): String =
  */
 @JvmOverloads
 public fun revisionKey(contentHash: String, parent: String? = null, scheme: Scheme? = null, secret: ByteArray? = null): String =
-    core { ffiRevisionKey(scheme?.id, checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }, secret) }
+    ascii(Jni.revisionKey(scheme?.id?.toByteArray(Charsets.UTF_8), utf8(contentHash, "content hash"), parent?.let { utf8(it, "parent") }, secret))
 
 /** The exact bytes hashed for a revision key. */
 @JvmOverloads

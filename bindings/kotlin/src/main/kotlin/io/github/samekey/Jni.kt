@@ -36,6 +36,12 @@ internal object Jni {
     /** The hash text of everything fed (null when not [finish]); frees the handle either way. */
     @JvmStatic external fun hasherFinish(handle: Long, finish: Boolean): ByteArray?
 
+    /** The canonical JSON (UTF-8) of JSON text (UTF-8). */
+    @JvmStatic external fun canonicalJson(json: ByteArray): ByteArray
+
+    /** The revision key (ASCII); a null scheme is the content hash's, a null parent a root. */
+    @JvmStatic external fun revisionKey(scheme: ByteArray?, contentHash: ByteArray, parent: ByteArray?, secret: ByteArray?): ByteArray
+
     /**
      * Tests only: this thread's next native call that passes [stage] panics there (1: its
      * first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's

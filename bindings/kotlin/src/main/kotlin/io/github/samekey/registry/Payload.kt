@@ -45,14 +45,24 @@ internal class Reopenable(accepted: List<Scheme>, private val open: Supplier<Inp
     override val hashes: Map<Scheme, String>
 
     init {
-        var n = 0L
-        hashes = accepted.associateWith { scheme ->
-            open.get().use { input ->
-                val counted = Counted(input)
-                contentHash(counted, scheme).also { n = counted.count }
+        // One read for every scheme of the ring: a large file is read once here, once sent.
+        val hashers = Hashers(accepted)
+        try {
+            size = open.get().use { input ->
+                val chunk = ByteArray(256 * 1024)
+                var n = 0L
+                while (true) {
+                    val got = input.read(chunk)
+                    if (got < 0) break
+                    hashers.update(chunk, got)
+                    n += got
+                }
+                n
             }
+            hashes = hashers.finish()
+        } finally {
+            hashers.abandon()
         }
-        size = n
     }
 
     override fun publisher(): BodyPublisher = BodyPublishers.fromPublisher(BodyPublishers.ofInputStream(open), size)
@@ -63,7 +73,7 @@ internal class OneShot(accepted: List<Scheme>, private val input: InputStream) :
     override val size: Long? = null
     override var hashes: Map<Scheme, String>? = null
     override val rewindable: Boolean get() = false
-    private val hashers = accepted.associateWith { Jni.hasherNew(it.id.toByteArray(Charsets.UTF_8)) }
+    private val hashers = Hashers(accepted)
     private val started = AtomicBoolean(false)
     private val read = AtomicBoolean(false)
 
@@ -83,8 +93,7 @@ internal class OneShot(accepted: List<Scheme>, private val input: InputStream) :
                     val n = input.read(b, off, len)
                     if (n > 0) {
                         read.set(true)
-                        val chunk = if (off == 0) b else b.copyOfRange(off, off + n)
-                        hashers.values.forEach { Jni.hasherUpdate(it, chunk, n) }
+                        hashers.update(if (off == 0) b else b.copyOfRange(off, off + n), n)
                     }
                     return n
                 }
@@ -94,23 +103,35 @@ internal class OneShot(accepted: List<Scheme>, private val input: InputStream) :
 
     /** Frees the hashers; after a whole send, their hashes are [hashes]. */
     override fun done() {
-        if (hashes == null) hashes = hashers.mapValues { String(Jni.hasherFinish(it.value, true)!!, Charsets.ISO_8859_1) }
+        if (hashes == null) hashes = hashers.finish()
     }
 
     fun abandon() {
-        if (hashes == null) hashers.values.forEach { Jni.hasherFinish(it, false) }
-        hashes = emptyMap()
+        hashers.abandon()
+        if (hashes == null) hashes = emptyMap()
     }
 
     override fun unread(): Boolean = !read.get()
 }
 
-private class Counted(private val inner: InputStream) : InputStream() {
-    var count = 0L
+/** A streaming hasher per scheme, each freed once: by [finish] or [abandon]. */
+private class Hashers(accepted: List<Scheme>) {
+    private var handles: Map<Scheme, Long>? = accepted.associateWith { Jni.hasherNew(it.id.toByteArray(Charsets.UTF_8)) }
 
-    override fun read(): Int = inner.read().also { if (it >= 0) count++ }
+    fun update(chunk: ByteArray, length: Int) {
+        handles!!.values.forEach { Jni.hasherUpdate(it, chunk, length) }
+    }
 
-    override fun read(b: ByteArray, off: Int, len: Int): Int = inner.read(b, off, len).also { if (it > 0) count += it }
+    fun finish(): Map<Scheme, String> {
+        val done = handles!!
+        handles = null
+        return done.mapValues { String(Jni.hasherFinish(it.value, true)!!, Charsets.ISO_8859_1) }
+    }
+
+    fun abandon() {
+        handles?.values?.forEach { Jni.hasherFinish(it, false) }
+        handles = null
+    }
 }
 
 private fun mismatch(expected: String, answered: String, why: String) =
