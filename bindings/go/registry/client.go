@@ -103,22 +103,22 @@ func (c *Client) RegisterBytes(ctx context.Context, data []byte, parent string) 
 	return c.registerMemory(ctx, mediaBytes, data, data, parent)
 }
 
-// RegisterFile registers a file's bytes, hashed then streamed (again on a retry) in
-// bounded memory.
+// RegisterFile registers a file's bytes, streamed (again on a retry) in bounded memory:
+// above SkipUploadAbove bytes hashed first and looked up, otherwise hashed while sent.
 func (c *Client) RegisterFile(ctx context.Context, path string, parent string) (Revision, error) {
 	ring, err := c.ring()
 	if err != nil {
 		return Revision{}, err
 	}
-	p, err := file(ring, path)
+	p, err := file(ring, path, c.SkipUploadAbove)
 	if err != nil {
 		return Revision{}, err
 	}
 	return c.register(ctx, ring, p, parent)
 }
 
-// RegisterReader registers what r yields. An io.ReadSeeker is hashed, then sought back
-// and sent (again on a retry); any other reader is hashed while it is sent, so it is
+// RegisterReader registers what r yields. An io.ReadSeeker is sent from its position
+// (again on a retry), hashed as RegisterFile hashes a file; any other reader is hashed while it is sent, so it is
 // always uploaded, and a failure after its first byte is an error with code
 // "not_rewindable" instead of a retry.
 func (c *Client) RegisterReader(ctx context.Context, r io.Reader, parent string) (Revision, error) {
@@ -126,7 +126,7 @@ func (c *Client) RegisterReader(ctx context.Context, r io.Reader, parent string)
 	if err != nil {
 		return Revision{}, err
 	}
-	p, err := reader(ring, r)
+	p, err := reader(ring, r, c.SkipUploadAbove)
 	if err != nil {
 		return Revision{}, err
 	}

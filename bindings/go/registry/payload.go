@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,125 +42,156 @@ func memory(ring *samekey.KeyRing, mediaType string, data, body []byte) (*payloa
 		open: func() (io.Reader, error) { return bytes.NewReader(body), nil }, done: func() error { return nil }}, nil
 }
 
-// rewindable hashes a source that can be read from its start again (a file reopened, a
-// seeker sought back), once per scheme of the ring, then sends it from its start.
-func rewindable(ring *samekey.KeyRing, open func() (io.ReadCloser, error)) (*payload, error) {
-	p := &payload{mediaType: mediaBytes, hashes: map[samekey.Scheme]string{}, done: func() error { return nil }}
-	for _, s := range ring.Accepted() {
+// rewindable sends a source of size bytes that can be read from its start again (a
+// file reopened, a seeker sought back), from its start on each attempt. With hashFirst
+// it is hashed in a first pass (its key is known before the upload, to look it up);
+// otherwise each attempt hashes what it sends, and the answered attempt's hashes count.
+func rewindable(ring *samekey.KeyRing, open func() (io.ReadCloser, error), size int64, hashFirst bool) (*payload, error) {
+	p := &payload{mediaType: mediaBytes, size: size, bodySize: size}
+	if hashFirst {
 		r, err := open()
 		if err != nil {
 			return nil, err
 		}
-		counted := &counter{r: r}
-		h, err := samekey.ContentHashReader(s, counted)
+		h := startHashing(ring, r)
+		_, err = io.Copy(io.Discard, h)
 		r.Close()
 		if err != nil {
+			h.abandon(err)
 			return nil, err
 		}
-		p.hashes[s], p.size, p.bodySize = h, counted.n, counted.n
+		if p.hashes, err = h.finish(); err != nil {
+			return nil, err
+		}
+		p.size, p.bodySize = h.n, h.n
 	}
 	var current io.ReadCloser
+	var sending *hashing
 	p.open = func() (io.Reader, error) {
 		if current != nil {
 			current.Close()
 		}
+		if sending != nil {
+			sending.abandon(errRetried)
+			sending = nil
+		}
 		r, err := open()
 		current = r
-		return r, err
+		if err != nil || hashFirst {
+			return r, err
+		}
+		sending = startHashing(ring, r)
+		return sending, nil
 	}
 	p.done = func() error {
 		// The transport closes a request's body; a body it did not reach is closed here.
 		if current != nil {
 			current.Close()
 		}
-		return nil
+		if sending == nil {
+			return nil
+		}
+		h := sending
+		sending = nil
+		hashes, err := h.finish()
+		p.hashes, p.size = hashes, h.n
+		return err
 	}
 	return p, nil
 }
 
-func file(ring *samekey.KeyRing, path string) (*payload, error) {
-	return rewindable(ring, func() (io.ReadCloser, error) { return os.Open(path) })
+var errRetried = errors.New("the attempt was sent again")
+
+func file(ring *samekey.KeyRing, path string, hashAbove int64) (*payload, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	size := info.Size()
+	return rewindable(ring, func() (io.ReadCloser, error) { return os.Open(path) }, size, hashAbove >= 0 && size > hashAbove)
 }
 
-func reader(ring *samekey.KeyRing, r io.Reader) (*payload, error) {
+func reader(ring *samekey.KeyRing, r io.Reader, hashAbove int64) (*payload, error) {
 	if s, ok := r.(io.ReadSeeker); ok {
 		start, err := s.Seek(0, io.SeekCurrent)
 		if err == nil {
+			end, err := s.Seek(0, io.SeekEnd)
+			if err != nil {
+				return nil, err
+			}
+			size := end - start
 			return rewindable(ring, func() (io.ReadCloser, error) {
 				_, err := s.Seek(start, io.SeekStart)
 				return io.NopCloser(s), err
-			})
+			}, size, hashAbove >= 0 && size > hashAbove)
 		}
 	}
 	return streamed(ring, r), nil
 }
 
-// streamed sends r once, hashing it as it goes through a pipe per scheme.
+// streamed sends r once, hashing it as it goes.
 func streamed(ring *samekey.KeyRing, r io.Reader) *payload {
 	p := &payload{mediaType: mediaBytes, size: -1, bodySize: -1}
-	started := false
-	type result struct {
-		scheme samekey.Scheme
-		hash   string
-		err    error
-	}
-	var results chan result
-	var writers []*io.PipeWriter
-	var hr *hashingReader
+	var h *hashing
 	p.open = func() (io.Reader, error) {
-		if started && !hr.read {
-			return hr, nil // nothing of it was sent: the attempt before failed first
+		if h != nil && h.n == 0 {
+			return h, nil // nothing of it was sent: the attempt before failed first
 		}
-		if started {
+		if h != nil {
 			return nil, &Error{Code: CodeNotRewindable, Detail: "the stream was partly sent and cannot be read again; register a file or an io.ReadSeeker to have it retried"}
 		}
-		started = true
-		schemes := ring.Accepted()
-		results = make(chan result, len(schemes))
-		var sinks []io.Writer
-		for _, s := range schemes {
-			pr, pw := io.Pipe()
-			writers = append(writers, pw)
-			sinks = append(sinks, pw)
-			go func(s samekey.Scheme) {
-				h, err := samekey.ContentHashReader(s, pr)
-				pr.CloseWithError(err)
-				results <- result{s, h, err}
-			}(s)
-		}
-		hr = &hashingReader{r: r, sink: io.MultiWriter(sinks...)}
-		return hr, nil
+		h = startHashing(ring, r)
+		return h, nil
 	}
 	p.done = func() error {
-		if !started {
+		if h == nil {
 			return nil
 		}
-		for _, w := range writers {
-			w.Close()
-		}
-		p.hashes = map[samekey.Scheme]string{}
-		for range writers {
-			res := <-results
-			if res.err != nil {
-				return res.err
-			}
-			p.hashes[res.scheme] = res.hash
-		}
-		return nil
+		var err error
+		p.hashes, err = h.finish()
+		return err
 	}
 	return p
 }
 
-type hashingReader struct {
-	r    io.Reader
-	sink io.Writer
-	read bool
+// hashing passes a reader's bytes on and hashes them under every scheme of a ring, each
+// in a goroutine fed by a pipe: the hashes run beside the upload, not after it.
+type hashing struct {
+	r       io.Reader
+	n       int64
+	sink    io.Writer
+	writers []*io.PipeWriter
+	results chan hashResult
 }
 
-func (h *hashingReader) Read(b []byte) (int, error) {
+type hashResult struct {
+	scheme samekey.Scheme
+	hash   string
+	err    error
+}
+
+func startHashing(ring *samekey.KeyRing, r io.Reader) *hashing {
+	schemes := ring.Accepted()
+	h := &hashing{r: r, results: make(chan hashResult, len(schemes))}
+	sinks := make([]io.Writer, 0, len(schemes))
+	for _, s := range schemes {
+		pr, pw := io.Pipe()
+		h.writers = append(h.writers, pw)
+		sinks = append(sinks, pw)
+		go func(s samekey.Scheme) {
+			hash, err := samekey.ContentHashReader(s, pr)
+			pr.CloseWithError(err)
+			h.results <- hashResult{s, hash, err}
+		}(s)
+	}
+	h.sink = io.MultiWriter(sinks...)
+	return h
+}
+
+func (h *hashing) Read(b []byte) (int, error) {
 	n, err := h.r.Read(b)
 	if n > 0 {
-		h.read = true
+		h.n += int64(n)
 		if _, werr := h.sink.Write(b[:n]); werr != nil {
 			return n, werr
 		}
@@ -167,15 +199,28 @@ func (h *hashingReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-type counter struct {
-	r io.Reader
-	n int64
+// finish ends the hashes of what was read.
+func (h *hashing) finish() (map[samekey.Scheme]string, error) {
+	for _, w := range h.writers {
+		w.Close()
+	}
+	hashes := map[samekey.Scheme]string{}
+	var first error
+	for range h.writers {
+		res := <-h.results
+		if res.err != nil && first == nil {
+			first = res.err
+		}
+		hashes[res.scheme] = res.hash
+	}
+	return hashes, first
 }
 
-func (c *counter) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.n += int64(n)
-	return n, err
+// abandon stops the hashes (their goroutines end; nothing waits for them).
+func (h *hashing) abandon(why error) {
+	for _, w := range h.writers {
+		w.CloseWithError(why)
+	}
 }
 
 // expectedKey is the key this client derives: the ring's primary over parent.

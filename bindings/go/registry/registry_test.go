@@ -249,6 +249,20 @@ func faults(t *testing.T, url string, p proxy) {
 		t.Fatalf("%v", err)
 	}
 
+	// A file below SkipUploadAbove is hashed while sent: each attempt hashes anew.
+	p.reset(t)
+	p.faults(t, map[string]any{"kind": "cut_body", "after": 1000, "method": "POST"}, map[string]any{"kind": "drop_response", "method": "POST"})
+	data := random(t, 4096)
+	path := filepath.Join(t.TempDir(), "data.bin")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rev, err := c.RegisterFile(ctx, path, "")
+	if got := statuses(p.log(t)); err != nil || rev.Created || rev.Size != int64(len(data)) || !reflect.DeepEqual(got, []int{0, 0, 200}) {
+		t.Fatalf("a file retried: %+v %v, statuses %v", rev, err, got)
+	}
+	reported = append(reported, done{rev.Key, data})
+
 	p.reset(t)
 	p.faults(t, map[string]any{"kind": "drop_response", "method": "POST"})
 	_, err = c.RegisterReader(ctx, plainReader{bytes.NewReader(random(t, 4096))}, "")

@@ -115,7 +115,7 @@ def test_a_key_of_another_ring_is_refused_and_an_older_scheme_of_the_ring_accept
         assert found.scheme == "v1" and not found.created
 
 
-def test_a_large_payload_the_registry_has_is_not_uploaded_again(registry: Server, proxy_server: Server, proxy: Proxy) -> None:
+def test_a_large_payload_the_registry_has_is_not_uploaded_again(registry: Server, proxy_server: Server, proxy: Proxy, tmp_path: Path) -> None:
     data = os.urandom(2 << 20) + unique().encode()
     with Registry(proxy_server.url, skip_upload_above=1 << 20) as client:
         first = client.register_bytes(data)
@@ -128,6 +128,11 @@ def test_a_large_payload_the_registry_has_is_not_uploaded_again(registry: Server
     with Registry(proxy_server.url, skip_upload_above=None) as always:
         proxy.reset()
         assert always.register_bytes(data).key == first.key
+        assert [(e["method"], e["body_bytes"]) for e in proxy.log()] == [("POST", len(data))]
+        proxy.reset()
+        path = tmp_path / "data.bin"
+        path.write_bytes(data)
+        assert always.register_file(path).key == first.key  # hashed while sent: one read
         assert [(e["method"], e["body_bytes"]) for e in proxy.log()] == [("POST", len(data))]
 
 

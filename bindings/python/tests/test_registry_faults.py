@@ -64,6 +64,28 @@ def test_an_upload_cut_mid_body_is_sent_again(kind: str, proxy_server: Server, p
 
 
 @both
+def test_a_file_hashed_while_sent_is_hashed_anew_by_each_attempt(kind: str, proxy_server: Server, proxy: Proxy, tmp_path: Any) -> None:
+    data = payload()
+    path = tmp_path / "data.bin"
+    path.write_bytes(data)
+    proxy.faults({"kind": "cut_body", "after": 1000, "method": "POST"}, {"kind": "drop_response", "method": "POST"})
+    if kind == "sync":
+        with Registry(proxy_server.url, retry=FAST) as client:
+            rev = client.register_file(path)
+    else:
+
+        async def run() -> Revision:
+            async with AsyncRegistry(proxy_server.url, retry=FAST) as client:
+                return await client.register_file(io.BytesIO(data))
+
+        rev = asyncio.run(run())
+    DONE.setdefault(proxy_server.url, []).append((rev.key, data))
+    assert not rev.created and rev.size == len(data)
+    # Below skip_upload_above: no lookup, one read an attempt (the cut one, the lost answer, the found).
+    assert [(e["method"], e["status"]) for e in proxy.log()] == [("POST", None), ("POST", None), ("POST", 200)]
+
+
+@both
 def test_503_and_429_are_retried_honouring_retry_after(kind: str, proxy_server: Server, proxy: Proxy) -> None:
     proxy.faults({"kind": "status", "status": 503}, {"kind": "status", "status": 429, "code": "too_many_requests", "retry_after": "1"})
     start = time.monotonic()

@@ -106,7 +106,7 @@ class AsyncRegistry:
         return await self._register(_payload.raw(self._s.ring, data), parent)
 
     async def register_file(self, file: _payload.FileLike, *, parent: str | None = None) -> Revision:
-        payload = await asyncio.to_thread(_payload.file, self._s.ring, file)
+        payload = await asyncio.to_thread(_payload.file, self._s.ring, file, self._s.skip_upload_above)
         return await self._register(payload, parent)
 
     async def revision(self, key: str) -> Revision:

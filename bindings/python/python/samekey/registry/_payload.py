@@ -74,19 +74,27 @@ class Payload:
 
 
 class FilePayload(Payload):
-    """A file by its path, or a seekable binary stream from its current position: hashed
-    in a first pass, then read again for each attempt, a chunk at a time."""
+    """A file by its path, or a seekable binary stream from its current position, read a
+    chunk at a time for each attempt. Above ``hash_above`` bytes it is hashed in a first
+    pass (its key is known before the upload, to look it up); otherwise, or with
+    ``hash_above=None``, it is hashed while it is sent, in one pass."""
 
-    def __init__(self, ring: KeyRing, source: Path | IO[bytes]) -> None:
-        self.media_type, self.source = OCTET_STREAM, source
-        self.start = 0 if isinstance(source, Path) else source.tell()
-        hashes, size = Hashes(ring), 0
-        for chunk in self._chunks():
-            hashes.update(chunk)
-            size += len(chunk)
-        self.size, self.hashes = size, hashes.finalize()
+    def __init__(self, ring: KeyRing, source: Path | IO[bytes], hash_above: int | None) -> None:
+        self.media_type, self.source, self.ring = OCTET_STREAM, source, ring
+        if isinstance(source, Path):
+            self.start, self.size = 0, source.stat().st_size
+        else:
+            self.start = source.tell()
+            self.size = source.seek(0, io.SEEK_END) - self.start
+        self.hashes, self.hashing = None, None
+        if hash_above is not None and self.size > hash_above:
+            hashes, size = Hashes(ring), 0
+            for chunk in self._read():
+                hashes.update(chunk)
+                size += len(chunk)
+            self.size, self.hashes = size, hashes.finalize()
 
-    def _chunks(self) -> Iterator[bytes]:
+    def _read(self) -> Iterator[bytes]:
         if isinstance(self.source, Path):
             with open(self.source, "rb") as f:
                 yield from iter(lambda: f.read(CHUNK), b"")
@@ -94,11 +102,26 @@ class FilePayload(Payload):
             self.source.seek(self.start)
             yield from iter(lambda: self.source.read(CHUNK), b"")  # type: ignore[union-attr]
 
+    def _chunks(self) -> Iterator[bytes]:
+        if self.hashes is not None:
+            yield from self._read()
+            return
+        # Each attempt hashes what it sends; the answered attempt's hashes are kept.
+        self.hashing, self.sent = Hashes(self.ring), 0
+        for chunk in self._read():
+            self.hashing.update(chunk)
+            self.sent += len(chunk)
+            yield chunk
+
     def content(self) -> Iterator[bytes]:
         return self._chunks()
 
     def async_content(self) -> AsyncIterator[bytes]:
         return self._async_chunks()
+
+    def done(self) -> None:
+        if self.hashing is not None:
+            self.size, self.hashes, self.hashing = self.sent, self.hashing.finalize(), None
 
     def body_size(self) -> int | None:
         return self.size
@@ -155,13 +178,14 @@ def raw(ring: KeyRing, data: bytes | bytearray | memoryview) -> Payload:
     return Payload(ring, OCTET_STREAM, bytes(data))
 
 
-def file(ring: KeyRing, source: FileLike) -> Payload:
+def file(ring: KeyRing, source: FileLike, hash_above: int | None) -> Payload:
+    """The payload of a file; above ``hash_above`` bytes (None: never) hashed first."""
     if isinstance(source, (str, os.PathLike)):
-        return FilePayload(ring, Path(source))
+        return FilePayload(ring, Path(source), hash_above)
     if isinstance(source, io.TextIOBase):
         raise TypeError("register_file takes a binary stream (open(path, 'rb')), not text")
     if source.seekable():
-        return FilePayload(ring, source)
+        return FilePayload(ring, source, hash_above)
     return StreamPayload(ring, source)
 
 

@@ -66,7 +66,7 @@ class Registry:
     by default, the registry's default): every registration's key is derived here
     before it is sent, and every answer is checked against it. A payload larger than
     ``skip_upload_above`` bytes (1 MiB by default; None never asks) is looked up first
-    and not sent when the registry has it. ``retry`` says when a request is tried again;
+    and not sent when the registry has it; a file no larger is hashed while it is sent. ``retry`` says when a request is tried again;
     ``timeout`` is each attempt's (seconds or an ``httpx.Timeout``). Pass ``client`` to
     use your own ``httpx.Client`` (its base URL is not used; this client does not close
     it).
@@ -118,9 +118,9 @@ class Registry:
 
     def register_file(self, file: _payload.FileLike, *, parent: str | None = None) -> Revision:
         """Registers a file's bytes, by its path or as a binary stream, in bounded memory:
-        a path or a seekable stream is hashed, then sent (again on a retry); a stream
-        that cannot seek is hashed while it is sent and cannot be retried once read."""
-        return self._register(_payload.file(self._s.ring, file), parent)
+        a path or a seekable stream is sent (again on a retry), hashed first when it is
+        larger than ``skip_upload_above``, else while it is sent; a stream that cannot seek is hashed while it is sent and cannot be retried once read."""
+        return self._register(_payload.file(self._s.ring, file, self._s.skip_upload_above), parent)
 
     def revision(self, key: str) -> Revision:
         """The revision ``key`` names (any of its keys)."""
