@@ -74,15 +74,41 @@ export default function createRegistry(samekey) {
     });
   }
 
-  function hashesOf(ring, feed) {
+  /** A content hasher per scheme of the ring, fed the same chunks. */
+  function hashing(ring) {
     const hashers = ring.accepted.map((s) => [s, new ContentHasher({ scheme: s })]);
-    feed((chunk) => hashers.forEach(([, h]) => h.update(chunk)));
-    return Object.fromEntries(hashers.map(([s, h]) => [s, h.digest()]));
+    return {
+      size: 0,
+      update(chunk) {
+        hashers.forEach(([, h]) => h.update(chunk));
+        this.size += chunk.length;
+      },
+      digest: () => Object.fromEntries(hashers.map(([s, h]) => [s, h.digest()])),
+    };
+  }
+
+  /** A body stream of `source`'s chunks, each fed to `hashes` as it is read. */
+  function hashedWhileSent(source, hashes, onChunk = () => {}) {
+    return toStream(
+      (async function* () {
+        for await (const chunk of iterate(source)) {
+          onChunk();
+          hashes.update(chunk);
+          yield chunk;
+        }
+      })(),
+    );
+  }
+
+  function hashesOf(ring, data) {
+    const h = hashing(ring);
+    h.update(data);
+    return h.digest();
   }
 
   /** Bytes in memory: `data` is stored and hashed (JSON's canonical form), `body` sent. */
   function memory(ring, mediaType, data, body = data) {
-    return { mediaType, size: data.length, hashes: hashesOf(ring, (f) => f(data)), rewindable: true, body: () => body };
+    return { mediaType, size: data.length, hashes: hashesOf(ring, data), rewindable: true, body: () => body };
   }
 
   function mismatch(expected, answered, why) {
@@ -191,21 +217,32 @@ export default function createRegistry(samekey) {
      * Registers what a stream yields (a ReadableStream or an async iterable of
      * Uint8Array): hashed while it is sent, so always uploaded, and not retried once a
      * byte went out (`not_rewindable`). `open`, a function returning a new stream of the
-     * same bytes each call (a file's), makes it hashed first and retried.
+     * same bytes each call (a file's), makes it retried: hashed first and looked up
+     * (`skipUploadAbove` set), or hashed while sent (`skipUploadAbove: null`).
      */
     async registerStream(source, { parent = null, signal } = {}) {
       if (typeof source === 'function') {
-        const hashers = this.#ring.accepted.map((s) => [s, new ContentHasher({ scheme: s })]);
-        let size = 0;
-        for await (const chunk of iterate(source())) {
-          hashers.forEach(([, h]) => h.update(chunk));
-          size += chunk.length;
+        if (this.#skip === null) {
+          // Never looked up: each attempt hashes what it sends; the answered one's count.
+          let sending = null;
+          const p = {
+            mediaType: BYTES_TYPE,
+            size: null,
+            hashes: null,
+            rewindable: true,
+            body: () => hashedWhileSent(source(), (sending = hashing(this.#ring))),
+            done: () => {
+              if (sending) [p.hashes, p.size] = [sending.digest(), sending.size];
+            },
+          };
+          return this.#register(p, parent, signal);
         }
-        const hashes = Object.fromEntries(hashers.map(([s, h]) => [s, h.digest()]));
-        const p = { mediaType: BYTES_TYPE, size, hashes, rewindable: true, body: () => toStream(iterate(source())) };
+        const first = hashing(this.#ring);
+        for await (const chunk of iterate(source())) first.update(chunk);
+        const p = { mediaType: BYTES_TYPE, size: first.size, hashes: first.digest(), rewindable: true, body: () => toStream(iterate(source())) };
         return this.#register(p, parent, signal);
       }
-      const hashers = this.#ring.accepted.map((s) => [s, new ContentHasher({ scheme: s })]);
+      const hashes = hashing(this.#ring);
       let started = false;
       const p = {
         mediaType: BYTES_TYPE,
@@ -217,18 +254,10 @@ export default function createRegistry(samekey) {
           if (started) {
             throw new RegistryError(NOT_REWINDABLE, 'the stream was partly sent and cannot be read again; pass a function that opens it anew to have it retried');
           }
-          return toStream(
-            (async function* () {
-              for await (const chunk of iterate(source)) {
-                started = true;
-                hashers.forEach(([, h]) => h.update(chunk));
-                yield chunk;
-              }
-            })(),
-          );
+          return hashedWhileSent(source, hashes, () => (started = true));
         },
         done: () => {
-          p.hashes = Object.fromEntries(hashers.map(([s, h]) => [s, h.digest()]));
+          p.hashes = hashes.digest();
         },
       };
       return this.#register(p, parent, signal);

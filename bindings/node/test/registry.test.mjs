@@ -96,6 +96,13 @@ test('faults: a lost answer, a cut body, 503 and 429, 4xx, an unrewindable strea
     assert.deepEqual([await statuses(), rev.created], [want, created]);
     if (want.includes(429)) assert.ok(Date.now() - started >= 1000);
   }
+  // With skipUploadAbove null an opener's stream is hashed while sent, anew by each attempt.
+  const data = randomBytes(4096);
+  await control('/__reset', {});
+  await control('/__faults', [{ kind: 'cut_body', after: 1000, method: 'POST' }, { kind: 'drop_response', method: 'POST' }]);
+  const rev = await new Registry(proxyUrl, { retry: fast, skipUploadAbove: null }).registerStream(() => [data]);
+  assert.deepEqual([await statuses(), rev.created], [[null, null, 200], false]);
+  assert.deepEqual([rev.key, rev.size], [samekey.revisionKey(samekey.contentHash(data)), data.length]);
   await control('/__reset', {});
   await control('/__faults', [{ kind: 'status', status: 409, code: 'conflict' }]);
   await assert.rejects(client.registerBytes(randomBytes(64)), (e) => e.code === 'conflict' && e.status === 409);

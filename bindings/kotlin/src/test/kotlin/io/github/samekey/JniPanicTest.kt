@@ -78,4 +78,12 @@ class JniPanicTest {
         // Stage 3 is inside hasherUpdate's pinned section, stage 4 hasherFinish's result.
         for (stage in 1..4) panics("hasher", stage) { contentHash(ByteArrayInputStream(data)) }
     }
+
+    @Test
+    fun textCalls() {
+        for (stage in listOf(1, 2, 4)) {
+            panics("canonicalJson", stage) { canonicalJson("""{"b":1,"a":[true]}""") }
+            panics("revisionKey", stage) { revisionKey(contentHash(data), null, Scheme.V2) }
+        }
+    }
 }

@@ -5,6 +5,7 @@ import io.github.samekey.Scheme
 import io.github.samekey.contentHash
 import io.github.samekey.revisionKey
 import java.io.InputStream
+import java.io.OutputStream
 import java.net.http.HttpRequest.BodyPublisher
 import java.net.http.HttpRequest.BodyPublishers
 import java.util.concurrent.atomic.AtomicBoolean
@@ -30,6 +31,9 @@ internal abstract class Payload(val mediaType: String) {
 
     /** Whether nothing of a one-shot stream was read yet. */
     open fun unread(): Boolean = true
+
+    /** Frees what hashes the payload's attempts (after the registration, whatever its end). */
+    open fun abandon() {}
 }
 
 internal class Memory(accepted: List<Scheme>, mediaType: String, data: ByteArray, private val body: ByteArray = data) : Payload(mediaType) {
@@ -39,33 +43,76 @@ internal class Memory(accepted: List<Scheme>, mediaType: String, data: ByteArray
     override fun publisher(): BodyPublisher = BodyPublishers.ofByteArray(body)
 }
 
-/** A source that opens the same bytes anew each call (a file): hashed first, sent again on a retry. */
-internal class Reopenable(accepted: List<Scheme>, private val open: Supplier<InputStream>) : Payload(BYTES) {
-    override val size: Long
-    override val hashes: Map<Scheme, String>
+/**
+ * A source that opens the same bytes anew each call (a file), sent again on a retry. With
+ * [hashAbove] set and its size ([known], or unknown) above it, it is hashed in a first
+ * pass (its key is known before the upload, to look it up); otherwise each attempt hashes
+ * what it sends, and the answered attempt's hashes count.
+ */
+internal class Reopenable(private val accepted: List<Scheme>, private val open: Supplier<InputStream>, known: Long?, hashAbove: Long?) : Payload(BYTES) {
+    override var size: Long? = known
+    override var hashes: Map<Scheme, String>? = null
+    private val hashFirst = hashAbove != null && (known == null || known > hashAbove)
+
+    @Volatile private var sending: Hashing? = null
 
     init {
-        // One read for every scheme of the ring: a large file is read once here, once sent.
-        val hashers = Hashers(accepted)
-        try {
-            size = open.get().use { input ->
-                val chunk = ByteArray(256 * 1024)
-                var n = 0L
-                while (true) {
-                    val got = input.read(chunk)
-                    if (got < 0) break
-                    hashers.update(chunk, got)
-                    n += got
-                }
-                n
+        if (hashFirst) {
+            // One read for every scheme of the ring: a large file is read once here, once sent.
+            val first = Hashing(accepted, open.get())
+            try {
+                first.use { it.transferTo(OutputStream.nullOutputStream()) }
+                hashes = first.hashers.finish()
+                size = first.count
+            } finally {
+                first.hashers.abandon()
             }
-            hashes = hashers.finish()
-        } finally {
-            hashers.abandon()
         }
     }
 
-    override fun publisher(): BodyPublisher = BodyPublishers.fromPublisher(BodyPublishers.ofInputStream(open), size)
+    override fun publisher(): BodyPublisher {
+        val stream = if (hashFirst) {
+            BodyPublishers.ofInputStream(open)
+        } else {
+            BodyPublishers.ofInputStream { Hashing(accepted, open.get()).also { sending?.hashers?.abandon(); sending = it } }
+        }
+        return size?.let { BodyPublishers.fromPublisher(stream, it) } ?: stream
+    }
+
+    override fun done() {
+        val last = sending ?: return
+        sending = null
+        hashes = last.hashers.finish()
+        size = last.count
+    }
+
+    override fun abandon() {
+        sending?.hashers?.abandon()
+        sending = null
+    }
+}
+
+/** An attempt's body: [inner]'s bytes, hashed and counted as they are read. */
+private class Hashing(accepted: List<Scheme>, private val inner: InputStream) : InputStream() {
+    val hashers = Hashers(accepted)
+    var count = 0L
+        private set
+
+    override fun read(): Int {
+        val one = ByteArray(1)
+        return if (read(one, 0, 1) < 0) -1 else one[0].toInt() and 0xff
+    }
+
+    override fun read(b: ByteArray, off: Int, len: Int): Int {
+        val n = inner.read(b, off, len)
+        if (n > 0) {
+            hashers.update(if (off == 0) b else b.copyOfRange(off, off + n), n)
+            count += n
+        }
+        return n
+    }
+
+    override fun close() = inner.close()
 }
 
 /** A one-shot stream: hashed while it is sent, never resent once a byte was read. */
@@ -106,7 +153,7 @@ internal class OneShot(accepted: List<Scheme>, private val input: InputStream) :
         if (hashes == null) hashes = hashers.finish()
     }
 
-    fun abandon() {
+    override fun abandon() {
         hashers.abandon()
         if (hashes == null) hashes = emptyMap()
     }
@@ -114,20 +161,27 @@ internal class OneShot(accepted: List<Scheme>, private val input: InputStream) :
     override fun unread(): Boolean = !read.get()
 }
 
-/** A streaming hasher per scheme, each freed once: by [finish] or [abandon]. */
+/**
+ * A streaming hasher per scheme, each freed once: by [finish] or [abandon]. Synchronized:
+ * a failed attempt's body may still be read by the HTTP client's thread when the next
+ * attempt abandons it (a freed native handle is never fed).
+ */
 private class Hashers(accepted: List<Scheme>) {
     private var handles: Map<Scheme, Long>? = accepted.associateWith { Jni.hasherNew(it.id.toByteArray(Charsets.UTF_8)) }
 
+    @Synchronized
     fun update(chunk: ByteArray, length: Int) {
-        handles!!.values.forEach { Jni.hasherUpdate(it, chunk, length) }
+        handles?.values?.forEach { Jni.hasherUpdate(it, chunk, length) }
     }
 
+    @Synchronized
     fun finish(): Map<Scheme, String> {
-        val done = handles!!
+        val done = handles ?: throw IllegalStateException("the hashes were abandoned")
         handles = null
         return done.mapValues { String(Jni.hasherFinish(it.value, true)!!, Charsets.ISO_8859_1) }
     }
 
+    @Synchronized
     fun abandon() {
         handles?.values?.forEach { Jni.hasherFinish(it, false) }
         handles = null

@@ -67,28 +67,29 @@ public class Registry @JvmOverloads constructor(
     @JvmOverloads
     public fun registerBytes(data: ByteArray, parent: String? = null): Revision = register(Memory(accepted, BYTES, data), parent)
 
-    /** Registers a file: hashed, then streamed (again on a retry), in bounded memory. */
+    /**
+     * Registers a file, streamed (again on a retry) in bounded memory: above
+     * [skipUploadAbove] bytes hashed first and looked up, otherwise hashed while sent.
+     */
     @JvmOverloads
     public fun registerFile(path: Path, parent: String? = null): Revision =
-        register(Reopenable(accepted) { Files.newInputStream(path) }, parent)
+        register(Reopenable(accepted, { Files.newInputStream(path) }, Files.size(path), skipUploadAbove), parent)
 
-    /** Registers the bytes [open] gives, anew on each call: hashed first, streamed, sent again on a retry. */
+    /**
+     * Registers the bytes [open] gives, anew on each call, sent again on a retry: hashed
+     * first and looked up when larger than [skipUploadAbove] (or when that is null, hashed
+     * while sent).
+     */
     @JvmOverloads
-    public fun registerStream(open: Supplier<InputStream>, parent: String? = null): Revision = register(Reopenable(accepted, open), parent)
+    public fun registerStream(open: Supplier<InputStream>, parent: String? = null): Revision =
+        register(Reopenable(accepted, open, null, skipUploadAbove), parent)
 
     /**
      * Registers a one-shot stream: hashed while it is sent, so always uploaded, and not
      * retried once a byte of it was read (`not_rewindable`). The stream is not closed.
      */
     @JvmOverloads
-    public fun registerStream(input: InputStream, parent: String? = null): Revision {
-        val payload = OneShot(accepted, input)
-        try {
-            return register(payload, parent)
-        } finally {
-            payload.abandon()
-        }
-    }
+    public fun registerStream(input: InputStream, parent: String? = null): Revision = register(OneShot(accepted, input), parent)
 
     /** The revision [key] names (any of its keys). */
     public fun revision(key: String): Revision = answer(send(get(revisionPath(key)), BodyHandlers.ofString()))
@@ -112,7 +113,14 @@ public class Registry @JvmOverloads constructor(
         return response.body()
     }
 
-    private fun register(p: Payload, parent: String?): Revision {
+    private fun register(p: Payload, parent: String?): Revision =
+        try {
+            lookUpOrSend(p, parent)
+        } finally {
+            p.abandon()
+        }
+
+    private fun lookUpOrSend(p: Payload, parent: String?): Revision {
         val hashes = p.hashes
         if (skipUploadAbove != null && hashes != null && p.size != null && p.size!! > skipUploadAbove) {
             val response = send(get(revisionPath(expectedKey(accepted, hashes, parent))), BodyHandlers.ofString())

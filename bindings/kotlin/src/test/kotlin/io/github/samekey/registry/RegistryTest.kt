@@ -192,6 +192,22 @@ class RegistryTest {
             assertEquals(want to created, statuses() to rev.created)
             if (429 in want) assertTrue(System.nanoTime() - started >= 1_000_000_000)
         }
+        // Below skipUploadAbove (or with it null) a file or a Supplier's stream is hashed
+        // while sent: each attempt hashes anew (a cut body, then a lost answer, then found).
+        val cutThenLost = """[{"kind":"cut_body","after":1000,"method":"POST"},{"kind":"drop_response","method":"POST"}]"""
+        val data0 = random(4096)
+        val file = Files.createTempFile("samekey", ".bin").also { Files.write(it, data0) }
+        for ((client, call) in listOf<Pair<Registry, (Registry) -> Revision>>(
+            registry to { r -> r.registerFile(file) },
+            Registry(proxy, retry = fast, skipUploadAbove = null) to { r -> r.registerStream({ ByteArrayInputStream(data0) }) },
+        )) {
+            control("/__reset", "{}")
+            control("/__faults", cutThenLost)
+            val rev = call(client)
+            assertEquals(listOf(null, null, 200) to false, statuses() to rev.created)
+            assertEquals(revisionKey(contentHash(data0)) to data0.size.toLong(), rev.key to rev.size)
+        }
+        Files.delete(file)
         control("/__reset", "{}")
         control("/__faults", """[{"kind":"status","status":409,"code":"conflict"}]""")
         assertEquals("conflict", assertThrows<RegistryException> { registry.registerBytes(random(64)) }.code)
