@@ -46,7 +46,7 @@ for (let r = 0; r < 3; r++) {
   renew();
   let t = performance.now();
   const res = await fetch(`${url}/v1/revisions`, {
-    method: 'POST', duplex: 'half', headers: { 'content-type': 'application/octet-stream' },
+    method: 'POST', duplex: 'half', redirect: 'error', headers: { 'content-type': 'application/octet-stream' },
     body: Readable.toWeb(createReadStream(file, { highWaterMark: 1 << 20 })),
   });
   await res.arrayBuffer();

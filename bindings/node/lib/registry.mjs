@@ -318,7 +318,12 @@ export default function createRegistry(samekey) {
         }
         const attempt = AbortSignal.timeout(this.#timeoutMs);
         const init = { method, headers, body, signal: signal ? AbortSignal.any([signal, attempt]) : attempt };
-        if (body instanceof ReadableStream) init.duplex = 'half';
+        if (body instanceof ReadableStream) {
+          init.duplex = 'half';
+          // A redirect could not resend a stream anyway; following one makes Node's fetch
+          // keep a copy of the whole body (nodejs/undici#4058): 390 MiB for 256 MiB sent.
+          init.redirect = 'error';
+        }
         let response;
         let failure;
         try {

@@ -141,3 +141,35 @@ test("the README's example runs twice and creates nothing the second time", asyn
   assert.equal(blocks.length, 1, 'one README block is marked as tested here');
   assert.ok(example.includes(blocks[0][1]), 'the README block is not a part of examples/registry.mjs: copy the code');
 });
+
+test('a file larger than the process may hold is sent in bounded memory, hashed while sent or first', async () => {
+  const FILE_MIB = 384;
+  const dir = mkdtempSync(join(tmpdir(), 'samekey-memory-'));
+  const { openSync, writeSync, closeSync, rmSync } = await import('node:fs');
+  const file = join(dir, 'big.bin');
+  const fd = openSync(file, 'w');
+  const block = randomBytes(1 << 20);
+  for (let i = 0; i < FILE_MIB; i++) (block[0] = i & 255), writeSync(fd, block);
+  closeSync(fd);
+  const bin = process.env.SAMEKEY_BIN ?? join(repo, 'target', 'debug', 'samekey');
+  const big = await start('listening on ', bin, ['serve', '--database', `sqlite:${join(dir, 'r.db')}`, '--listen', '127.0.0.1:0', '--body-limit', String((FILE_MIB + 1) << 20)]);
+  const client = new URL('../registry.mjs', import.meta.url).href;
+  try {
+    for (const skip of ['null', String(1 << 20)]) {
+      // Each in a child process, whose peak RSS is the client's alone.
+      const script = `
+        import { Registry } from ${JSON.stringify(client)};
+        import { createReadStream } from 'node:fs';
+        const registry = new Registry(${JSON.stringify(big)}, { skipUploadAbove: ${skip}, timeoutMs: 300000 });
+        const rev = await registry.registerStream(() => createReadStream(${JSON.stringify(file)}, { highWaterMark: 1 << 20 }));
+        console.log(JSON.stringify({ key: rev.key, size: rev.size, created: rev.created, peak: process.resourceUsage().maxRSS >> 10 }));`;
+      const { execFileSync } = await import('node:child_process');
+      const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 300000 }));
+      console.log(`# ${FILE_MIB} MiB, skipUploadAbove ${skip}: peak RSS ${out.peak} MiB`);
+      assert.equal(out.size, FILE_MIB << 20);
+      assert.ok(out.peak < FILE_MIB / 2, `peak RSS ${out.peak} MiB for a ${FILE_MIB} MiB file`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
