@@ -28,7 +28,7 @@ func publish(ctx context.Context, url, token, path string) error {
 		return err
 	}
 	fmt.Println("schema", map[bool]string{true: "created", false: "found"}[schema.Created], schema.Key)
-	data, err := client.RegisterFile(ctx, path, schema.Key) // hashed, then streamed
+	data, err := client.RegisterFile(ctx, path, schema.Key) // streamed; over 1 MiB, looked up first
 	var e *registry.Error
 	switch {
 	case errors.As(err, &e) && e.Code == registry.CodeKeyMismatch:

@@ -13,7 +13,7 @@ export async function publish(url, path, token = null) {
   const schema = await registry.register({ columns: ['id', 'name'], version: 1 });
   console.log('schema', schema.created ? 'created' : 'found', schema.key);
   try {
-    // A function that opens the file anew: hashed first, streamed, sent again on a retry.
+    // A function that opens the file anew: hashed, looked up, streamed, resent on a retry.
     const data = await registry.registerStream(() => createReadStream(path), { parent: schema.key });
     console.log('data', data.created ? 'created' : 'found', data.key, data.size, 'bytes');
     return data;

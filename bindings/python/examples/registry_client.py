@@ -21,7 +21,7 @@ def publish(url: str, path: str, token: str | None = None) -> None:
         schema = registry.register({"columns": ["id", "name"], "version": 1})
         print("schema", "created" if schema.created else "found", schema.key)
         try:
-            data = registry.register_file(path, parent=schema.key)  # streamed, hashed first
+            data = registry.register_file(path, parent=schema.key)  # streamed; over 1 MiB, looked up first
         except KeyMismatchError as e:
             sys.exit(f"client and registry disagree: {e}")  # a different ring or version
         except RegistryError as e:

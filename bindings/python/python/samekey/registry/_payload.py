@@ -86,7 +86,9 @@ class FilePayload(Payload):
         else:
             self.start = source.tell()
             self.size = source.seek(0, io.SEEK_END) - self.start
-        self.hashes, self.hashing = None, None
+        self.hashes: dict[str, str] | None = None
+        self.hashing: Hashes | None = None
+        self.sent = 0
         if hash_above is not None and self.size > hash_above:
             hashes, size = Hashes(ring), 0
             for chunk in self._read():
@@ -107,9 +109,10 @@ class FilePayload(Payload):
             yield from self._read()
             return
         # Each attempt hashes what it sends; the answered attempt's hashes are kept.
-        self.hashing, self.sent = Hashes(self.ring), 0
+        self.hashing = hashing = Hashes(self.ring)
+        self.sent = 0
         for chunk in self._read():
-            self.hashing.update(chunk)
+            hashing.update(chunk)
             self.sent += len(chunk)
             yield chunk
 

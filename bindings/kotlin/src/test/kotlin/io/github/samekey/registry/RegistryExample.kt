@@ -13,7 +13,7 @@ fun publish(url: String, file: Path, token: String? = null): Revision {
     val schema = registry.registerJson("""{"columns": ["id", "name"], "version": 1}""")
     println("schema ${if (schema.created) "created" else "found"} ${schema.key}")
     try {
-        val data = registry.registerFile(file, parent = schema.key) // hashed, then streamed
+        val data = registry.registerFile(file, parent = schema.key) // streamed; over 1 MiB, looked up first
         println("data ${if (data.created) "created" else "found"} ${data.key} ${data.size} bytes")
         return data
     } catch (e: RegistryException) {
