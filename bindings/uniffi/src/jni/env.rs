@@ -109,43 +109,75 @@ impl Env {
         self.text(array, what).map(Some)
     }
 
-    pub(super) fn longs(&self, array: jlongArray, what: &str) -> Result<Vec<i64>, Failure> {
-        hook(Stage::Arguments);
-        let mut out = vec![0i64; self.len(array, what)?];
-        // SAFETY: `out` holds the array's length.
-        unsafe {
-            jni!(self, GetLongArrayRegion)(self.raw, array, 0, out.len() as i32, out.as_mut_ptr())
-        };
-        self.checked()?;
-        Ok(out)
-    }
-
-    pub(super) fn ints(&self, array: jintArray, what: &str) -> Result<Vec<i32>, Failure> {
-        hook(Stage::Arguments);
-        let mut out = vec![0i32; self.len(array, what)?];
-        // SAFETY: `out` holds the array's length.
-        unsafe {
-            jni!(self, GetIntArrayRegion)(self.raw, array, 0, out.len() as i32, out.as_mut_ptr())
-        };
-        self.checked()?;
-        Ok(out)
-    }
-
-    /// A `long[]`'s length, for an output array.
-    pub(super) fn longs_len(&self, array: jlongArray, what: &str) -> Result<usize, Failure> {
+    /// The length of an array; 0 for null when `nullable`.
+    pub(super) fn length(
+        &self,
+        array: jarray,
+        what: &str,
+        nullable: bool,
+    ) -> Result<usize, Failure> {
+        if nullable && array.is_null() {
+            return Ok(0);
+        }
         self.len(array, what)
     }
 
-    /// Writes `data` over the start of a `long[]` at least as long.
-    pub(super) fn put_longs(&self, array: jlongArray, data: &[i64]) -> Result<(), Failure> {
-        hook(Stage::Results);
-        if self.len(array, "the output")? < data.len() {
-            return Err(argument("an output array too short"));
+    /// Copies `array[at..at + out.len()]` into `out` (the JVM checks the bounds).
+    pub(super) fn get_longs(
+        &self,
+        array: jlongArray,
+        at: usize,
+        out: &mut [i64],
+    ) -> Result<(), Failure> {
+        hook(Stage::Arguments);
+        let (at, n) = region(at, out.len())?;
+        // SAFETY: `out` holds `n` longs; the JVM throws for a region out of bounds.
+        unsafe { jni!(self, GetLongArrayRegion)(self.raw, array, at, n, out.as_mut_ptr()) };
+        self.checked()
+    }
+
+    /// Copies `array[at..at + out.len()]` into `out` (the JVM checks the bounds).
+    pub(super) fn get_ints(
+        &self,
+        array: jintArray,
+        at: usize,
+        out: &mut [i32],
+    ) -> Result<(), Failure> {
+        hook(Stage::Arguments);
+        let (at, n) = region(at, out.len())?;
+        // SAFETY: `out` holds `n` ints; the JVM throws for a region out of bounds.
+        unsafe { jni!(self, GetIntArrayRegion)(self.raw, array, at, n, out.as_mut_ptr()) };
+        self.checked()
+    }
+
+    /// Copies `array[at..at + out.len()]` into `out` (the JVM checks the bounds).
+    pub(super) fn get_bytes(
+        &self,
+        array: jbyteArray,
+        at: usize,
+        out: &mut [u8],
+    ) -> Result<(), Failure> {
+        hook(Stage::Arguments);
+        if out.is_empty() {
+            return Ok(());
         }
-        // SAFETY: the array holds `data.len()` longs.
-        unsafe {
-            jni!(self, SetLongArrayRegion)(self.raw, array, 0, data.len() as i32, data.as_ptr())
-        };
+        let (at, n) = region(at, out.len())?;
+        // SAFETY: `out` holds `n` bytes; the JVM throws for a region out of bounds.
+        unsafe { jni!(self, GetByteArrayRegion)(self.raw, array, at, n, out.as_mut_ptr().cast()) };
+        self.checked()
+    }
+
+    /// Writes `data` into `array` from `at` (the JVM checks the bounds).
+    pub(super) fn put_longs(
+        &self,
+        array: jlongArray,
+        at: usize,
+        data: &[i64],
+    ) -> Result<(), Failure> {
+        hook(Stage::Results);
+        let (at, n) = region(at, data.len())?;
+        // SAFETY: `data` holds `n` longs; the JVM throws for a region out of bounds.
+        unsafe { jni!(self, SetLongArrayRegion)(self.raw, array, at, n, data.as_ptr()) };
         self.checked()
     }
 
@@ -306,4 +338,10 @@ pub(super) unsafe fn frame<'a>(address: i64, length: i32) -> Result<&'a mut [u8]
         return Err(argument("a frame without its head"));
     }
     Ok(std::slice::from_raw_parts_mut(address as *mut u8, length))
+}
+
+/// A region's start and length as JNI takes them.
+fn region(at: usize, n: usize) -> Result<(i32, i32), Failure> {
+    let fits = |x: usize| i32::try_from(x).map_err(|_| argument("a region beyond a Java array"));
+    Ok((fits(at)?, fits(n)?))
 }

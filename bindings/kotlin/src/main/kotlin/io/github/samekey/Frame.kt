@@ -40,7 +40,7 @@ internal class Frame private constructor(capacity: Int) {
 
     /**
      * Text [fields], which fit in the capacity at 3 bytes a UTF-16 unit (UTF-8's most): an
-     * ASCII field is written a character a byte with no array of its own (most identity
+     * ASCII field is copied a character a byte with no array of its own (most identity
      * fields are slugs, codes and numbers); any other goes through [utf8], checked.
      */
     private fun writeText(fields: Array<out String>): Frame {
@@ -49,11 +49,13 @@ internal class Frame private constructor(capacity: Int) {
         var at = HEAD + 4 * fields.size
         for (i in fields.indices) {
             val field = fields[i]
-            var n = asciiInto(field, scratch, at)
-            if (n < field.length) {
+            val n = if (isAscii(field)) {
+                copyAscii(field, scratch, at)
+                field.length
+            } else {
                 val bytes = utf8(field, "field $i")
                 bytes.copyInto(scratch, at)
-                n = bytes.size
+                bytes.size
             }
             putInt(scratch, HEAD + 4 * i, n)
             at += n

@@ -129,18 +129,30 @@ class ApiTest {
     @Test
     fun manyRowsGiveTheIdsAndTheErrorOfRowByRow() {
         val posts = UlidDeriver(namespace = "posts", scheme = Scheme.V2)
-        val times = List(40) { published.plusMillis(it * 997L) }
-        // Latin-1 text is not ASCII: only the first 128 characters are one byte each.
-        val slugs = List(40) { if (it % 3 == 0) "post-$it-\u00e9" else "post-$it-\u00e9\uD83D\uDE00" }
-        val langs = List(40) { if (it % 2 == 0) "en" else "" }
+        // 2,600 rows: three of the native side's sections (1,024 rows each).
+        val n = 2600
+        val times = List(n) { published.plusMillis(it * 997L) }
+        // Latin-1 text is not ASCII: only the first 128 characters are one byte each; and
+        // U+0141's low byte is ASCII 'A', which a copy of the low bytes would write.
+        val slugs = List(n) {
+            when (it % 4) {
+                0 -> "post-$it"
+                1 -> "post-$it-\u00e9"
+                2 -> "post-$it-\u0141"
+                else -> "post-$it-\u00e9\uD83D\uDE00"
+            }
+        }
+        val langs = List(n) { if (it % 2 == 0) "en" else "" }
         val many = posts.deriveMany(times, listOf(slugs, langs))
-        assertEquals(List(40) { posts.derive(times[it], slugs[it], langs[it]) }, many)
-        assertEquals(List(40) { posts.derive(times[it], listOf(slugs[it].toByteArray(), langs[it].toByteArray())) }, many)
+        assertEquals(List(n) { posts.derive(times[it], slugs[it], langs[it]) }, many)
+        assertEquals(List(n) { posts.derive(times[it], listOf(slugs[it].toByteArray(), langs[it].toByteArray())) }, many)
         assertEquals(emptyList<Ulid>(), posts.deriveMany(emptyList(), listOf(emptyList(), emptyList())))
-        // Row 7's time is out of range and row 9 holds a lone surrogate: row 7 fails first.
-        val late = times.toMutableList().also { it[7] = Instant.ofEpochMilli(-1) }
-        val bad = slugs.toMutableList().also { it[9] = "\uD800" }
+        // Row 2,100's time is out of range and row 2,300 holds a lone surrogate: row 2,100
+        // fails first, in the third section; either alone fails with its own code.
+        val late = times.toMutableList().also { it[2100] = Instant.ofEpochMilli(-1) }
+        val bad = slugs.toMutableList().also { it[2300] = "\uD800" }
         assertEquals("timestamp_out_of_range", assertThrows<SamekeyException> { posts.deriveMany(late, listOf(bad, langs)) }.code)
+        assertEquals("timestamp_out_of_range", assertThrows<SamekeyException> { posts.deriveMany(late, listOf(slugs, langs)) }.code)
         assertEquals("invalid_string", assertThrows<SamekeyException> { posts.deriveMany(times, listOf(bad, langs)) }.code)
         assertThrows<IllegalArgumentException> { posts.deriveMany(times, listOf(slugs, langs.drop(1))) }
     }

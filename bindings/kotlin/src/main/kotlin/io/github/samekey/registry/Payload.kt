@@ -126,7 +126,7 @@ internal class OneShot(accepted: List<Scheme>, private val input: InputStream) :
 
     override fun publisher(): BodyPublisher {
         if (read.get()) {
-            throw RegistryException("not_rewindable", "the stream was partly sent and cannot be read again; register a file or a Supplier that opens the stream anew to have it retried")
+            throw RegistryException(RegistryException.NOT_REWINDABLE, "the stream was partly sent and cannot be read again; register a file or a Supplier that opens the stream anew to have it retried")
         }
         started.set(true)
         return BodyPublishers.ofInputStream {
@@ -189,7 +189,7 @@ private class Hashers(accepted: List<Scheme>) {
 }
 
 private fun mismatch(expected: String, answered: String, why: String) =
-    RegistryException("key_mismatch", "the registry answered $answered, this client derived $expected: $why", expected = expected, answered = answered)
+    RegistryException(RegistryException.KEY_MISMATCH, "the registry answered $answered, this client derived $expected: $why", expected = expected, answered = answered)
 
 /** The key this client derives: the ring's primary over [parent]. */
 internal fun expectedKey(accepted: List<Scheme>, hashes: Map<Scheme, String>, parent: String?): String =

@@ -153,11 +153,11 @@ public class Registry @JvmOverloads constructor(
                 http.send(request(), handler)
             } catch (e: IOException) {
                 if (payload != null && !payload.unread()) {
-                    throw RegistryException("not_rewindable", "the request failed after the stream was partly sent (${e.message}); register a file or a Supplier that opens the stream anew to have it retried", cause = e)
+                    throw RegistryException(RegistryException.NOT_REWINDABLE, "the request failed after the stream was partly sent (${e.message}); register a file or a Supplier that opens the stream anew to have it retried", cause = e)
                 }
                 val wait = delay(retries, null, elapsed())
                 if (wait == null) {
-                    val code = if (elapsed() >= retry.deadline) "deadline_exceeded" else "connection_failed"
+                    val code = if (elapsed() >= retry.deadline) RegistryException.DEADLINE_EXCEEDED else RegistryException.CONNECTION_FAILED
                     throw RegistryException(code, "${e.javaClass.simpleName}: ${e.message} (after $retries retries)", cause = e)
                 }
                 Thread.sleep(wait.toMillis())

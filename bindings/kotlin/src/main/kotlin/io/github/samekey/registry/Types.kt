@@ -48,9 +48,27 @@ public class RegistryException internal constructor(
     public val expected: String? = null,
     public val answered: String? = null,
     cause: Throwable? = null,
-) : SamekeyException(code, message, cause)
+) : SamekeyException(code, message, cause) {
+    /** The client's own codes (the registry's are in its README and on the error page). */
+    public companion object {
+        /** No answer: every attempt failed to connect, was cut or timed out. */
+        public const val CONNECTION_FAILED: String = "connection_failed"
 
-internal fun unexpected(message: String, status: Int? = null) = RegistryException("unexpected_response", message, status)
+        /** The retries' total deadline passed before an answer. */
+        public const val DEADLINE_EXCEEDED: String = "deadline_exceeded"
+
+        /** A one-shot stream failed after a byte of it was sent: it cannot be sent again. */
+        public const val NOT_REWINDABLE: String = "not_rewindable"
+
+        /** The registry answered a key this client does not derive for the data. */
+        public const val KEY_MISMATCH: String = "key_mismatch"
+
+        /** An answer that is not the registry's (not JSON, or missing a field). */
+        public const val UNEXPECTED_RESPONSE: String = "unexpected_response"
+    }
+}
+
+internal fun unexpected(message: String, status: Int? = null) = RegistryException(RegistryException.UNEXPECTED_RESPONSE, message, status)
 
 /**
  * When a request is tried again: after a connection failure or a timeout (before or after
