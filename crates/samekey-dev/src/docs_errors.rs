@@ -18,7 +18,11 @@ pub fn run(root: &Path, _: Mode) -> Result<Output, String> {
     let meanings = spec_meanings(&read(SPEC)?)?;
     let advice: BTreeMap<String, String> =
         toml::from_str(&read(ADVICE)?).map_err(|e| format!("{ADVICE}: {e}"))?;
-    let contents = page(samekey::Error::CODES, &meanings, &advice)?;
+    let mut contents = page(samekey::Error::CODES, &meanings, &advice)?;
+    contents.push_str(&crate::docs_errors_registry::sections(
+        root,
+        samekey::Error::CODES,
+    )?);
     Ok(Output::Files(vec![File {
         path: PAGE.into(),
         contents,
@@ -60,7 +64,8 @@ fn page(
     }
     let mut out = String::from(
         "<!-- Written by `cargo xtask generate docs-errors` from the core's codes, the spec's \
-         table (§11) and docs/errors.toml: edit those, not this page. -->\n\n\
+         table (§11), docs/errors.toml, the registry README's error table and \
+         docs/client-errors.toml: edit those, not this page. -->\n\n\
          # Error codes\n\n\
          Every samekey error carries one of these codes, the same in every language: \
          `SamekeyError.code` in Python and JavaScript, `errors.Is(err, samekey.ErrNoFields)` \

@@ -11,6 +11,7 @@
 
 mod c_header;
 mod docs_errors;
+mod docs_errors_registry;
 mod docs_http_api;
 mod generated;
 mod go_errors;

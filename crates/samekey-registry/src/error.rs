@@ -239,6 +239,73 @@ pub struct ErrorCode(pub &'static str);
 mod tests {
     use super::*;
 
+    /// One error of each kind with its status: the match has no wildcard, so a new kind
+    /// does not compile until it is listed here too.
+    fn one_of_each() -> Vec<ApiError> {
+        let all = vec![
+            ApiError::Unauthorized { token_given: false },
+            ApiError::Forbidden,
+            ApiError::NotFound(String::new()),
+            ApiError::NoRoute(String::new()),
+            ApiError::MethodNotAllowed,
+            ApiError::BodyTimeout(std::time::Duration::ZERO),
+            ApiError::PayloadTooLarge { limit: 0 },
+            ApiError::UnsupportedMediaType(None),
+            ApiError::UnknownParent(String::new()),
+            ApiError::HeadersTooLarge(String::new()),
+            ApiError::InvalidQuery(String::new()),
+            ApiError::InvalidPath(String::new()),
+            ApiError::InvalidHost(String::new()),
+            ApiError::InvalidBody(String::new()),
+            ApiError::SchemeRequired(String::new()),
+            ApiError::Database(sqlx::Error::PoolTimedOut),
+            ApiError::Internal(String::new()),
+        ];
+        for e in &all {
+            match e {
+                ApiError::Core(_)
+                | ApiError::Unauthorized { .. }
+                | ApiError::Forbidden
+                | ApiError::NotFound(_)
+                | ApiError::NoRoute(_)
+                | ApiError::MethodNotAllowed
+                | ApiError::BodyTimeout(_)
+                | ApiError::PayloadTooLarge { .. }
+                | ApiError::UnsupportedMediaType(_)
+                | ApiError::UnknownParent(_)
+                | ApiError::HeadersTooLarge(_)
+                | ApiError::InvalidQuery(_)
+                | ApiError::InvalidPath(_)
+                | ApiError::InvalidHost(_)
+                | ApiError::InvalidBody(_)
+                | ApiError::SchemeRequired(_)
+                | ApiError::Database(_)
+                | ApiError::Internal(_) => {}
+            }
+        }
+        all
+    }
+
+    /// Every problem `type` (`README.md#error-<code>`) lands on a row of the README's
+    /// table with the status the server sends: the table is where the documentation
+    /// site's error page reads the registry's codes from.
+    #[test]
+    fn every_code_is_documented_with_its_status() {
+        let readme = include_str!("../README.md");
+        for e in one_of_each() {
+            let (code, status) = (e.code(), e.status().as_u16());
+            let anchor = format!("<a id=\"error-{code}\"></a>`{code}`");
+            let row = readme
+                .lines()
+                .find(|line| line.contains(&anchor))
+                .unwrap_or_else(|| panic!("README.md's error table has no row for `{code}`"));
+            assert!(
+                row.starts_with(&format!("| {status} | ")),
+                "README.md documents `{code}` as {row:?}, the server sends {status}"
+            );
+        }
+    }
+
     #[test]
     fn titles_are_the_code_in_words() {
         assert_eq!(ApiError::title("invalid_json"), "Invalid json");
