@@ -57,15 +57,7 @@ func TestClientSpeed(t *testing.T) {
 	}
 	b, k := median(bare), median(client)
 	mib := 256
-	path := filepath.Join(t.TempDir(), "big.bin")
-	f, _ := os.Create(path)
-	block := make([]byte, 1<<20)
-	rand.Read(block)
-	for i := range mib {
-		block[0] = byte(i)
-		f.Write(block)
-	}
-	f.Close()
+	path := randomFile(t, filepath.Join(t.TempDir(), "big.bin"), mib)
 	// New data each run (every run stores it; the lookup finds nothing): its last bytes.
 	renew := func() {
 		f, _ := os.OpenFile(path, os.O_WRONLY, 0)

@@ -3,6 +3,7 @@ package registry_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -135,4 +136,22 @@ func created(t *testing.T, url string) int {
 	}
 	t.Fatal("no count of created revisions in /metrics")
 	return 0
+}
+
+// randomFile writes mib MiB of random bytes (each MiB different) at path.
+func randomFile(t *testing.T, path string, mib int) string {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 1<<20)
+	rand.Read(block)
+	for i := range mib {
+		block[0] = byte(i)
+		if _, err := f.Write(block); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
 }

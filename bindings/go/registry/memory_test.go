@@ -3,7 +3,6 @@ package registry_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -23,18 +22,7 @@ const memoryFileMiB = 384
 // TestMemoryChild), whose peak RSS is the client's alone.
 func TestFileInBoundedMemory(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "big.bin")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := make([]byte, 1<<20)
-	rand.Read(block)
-	for i := range memoryFileMiB {
-		block[0] = byte(i)
-		f.Write(block)
-	}
-	f.Close()
+	path := randomFile(t, filepath.Join(dir, "big.bin"), memoryFileMiB)
 	url := serve(t, "sqlite:"+filepath.Join(dir, "r.db"), "--body-limit", strconv.Itoa((memoryFileMiB+1)<<20))
 	for _, skip := range []int64{-1, 1 << 20} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryChild$", "-test.count=1")

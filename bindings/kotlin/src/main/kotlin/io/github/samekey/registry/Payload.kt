@@ -8,7 +8,6 @@ import java.io.InputStream
 import java.io.OutputStream
 import java.net.http.HttpRequest.BodyPublisher
 import java.net.http.HttpRequest.BodyPublishers
-import java.util.concurrent.atomic.AtomicBoolean
 import java.util.function.Supplier
 
 internal const val JSON = "application/json"
@@ -92,10 +91,15 @@ internal class Reopenable(private val accepted: List<Scheme>, private val open: 
     }
 }
 
-/** An attempt's body: [inner]'s bytes, hashed and counted as they are read. */
-private class Hashing(accepted: List<Scheme>, private val inner: InputStream) : InputStream() {
+/**
+ * An attempt's body: [inner]'s bytes, hashed and counted as they are read; closing it
+ * closes [inner] when [closes] (a caller's one-shot stream is left open).
+ */
+private class Hashing(accepted: List<Scheme>, private val inner: InputStream, private val closes: Boolean = true) : InputStream() {
     val hashers = Hashers(accepted)
-    var count = 0L
+
+    /** Written by the HTTP client's thread, read after the answer or by the next attempt. */
+    @Volatile var count = 0L
         private set
 
     override fun read(): Int {
@@ -112,53 +116,36 @@ private class Hashing(accepted: List<Scheme>, private val inner: InputStream) : 
         return n
     }
 
-    override fun close() = inner.close()
+    override fun close() {
+        if (closes) inner.close()
+    }
 }
 
 /** A one-shot stream: hashed while it is sent, never resent once a byte was read. */
-internal class OneShot(accepted: List<Scheme>, private val input: InputStream) : Payload(BYTES) {
+internal class OneShot(accepted: List<Scheme>, input: InputStream) : Payload(BYTES) {
     override val size: Long? = null
     override var hashes: Map<Scheme, String>? = null
     override val rewindable: Boolean get() = false
-    private val hashers = Hashers(accepted)
-    private val started = AtomicBoolean(false)
-    private val read = AtomicBoolean(false)
+    private val body = Hashing(accepted, input, closes = false)
 
     override fun publisher(): BodyPublisher {
-        if (read.get()) {
+        if (body.count > 0) {
             throw RegistryException(RegistryException.NOT_REWINDABLE, "the stream was partly sent and cannot be read again; register a file or a Supplier that opens the stream anew to have it retried")
         }
-        started.set(true)
-        return BodyPublishers.ofInputStream {
-            object : InputStream() {
-                override fun read(): Int {
-                    val one = ByteArray(1)
-                    return if (read(one, 0, 1) < 0) -1 else one[0].toInt() and 0xff
-                }
-
-                override fun read(b: ByteArray, off: Int, len: Int): Int {
-                    val n = input.read(b, off, len)
-                    if (n > 0) {
-                        read.set(true)
-                        hashers.update(if (off == 0) b else b.copyOfRange(off, off + n), n)
-                    }
-                    return n
-                }
-            }
-        }
+        return BodyPublishers.ofInputStream { body }
     }
 
     /** Frees the hashers; after a whole send, their hashes are [hashes]. */
     override fun done() {
-        if (hashes == null) hashes = hashers.finish()
+        if (hashes == null) hashes = body.hashers.finish()
     }
 
     override fun abandon() {
-        hashers.abandon()
+        body.hashers.abandon()
         if (hashes == null) hashes = emptyMap()
     }
 
-    override fun unread(): Boolean = !read.get()
+    override fun unread(): Boolean = body.count == 0L
 }
 
 /**
