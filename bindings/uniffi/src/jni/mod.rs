@@ -129,7 +129,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
         let section = rows.min(SECTION_ROWS);
         let (mut ms, mut field_ends) = (vec![0i64; section], vec![0i32; section * width]);
         let (mut halves, mut text) = (vec![0i64; 2 * section], Vec::new());
-        let mut start = 0usize; // the section's first byte: the row before its end
+        let mut start = 0usize; // where the section's fields start: the last section's end
         for first in (0..rows).step_by(SECTION_ROWS) {
             let n = SECTION_ROWS.min(rows - first);
             let (ms, field_ends, halves) = (
