@@ -118,9 +118,9 @@ func (c *Client) RegisterFile(ctx context.Context, path string, parent string) (
 }
 
 // RegisterReader registers what r yields. An io.ReadSeeker is sent from its position
-// (again on a retry), hashed as RegisterFile hashes a file; any other reader is hashed while it is sent, so it is
-// always uploaded, and a failure after its first byte is an error with code
-// "not_rewindable" instead of a retry.
+// (again on a retry), hashed as RegisterFile hashes a file; any other reader is hashed
+// while it is sent, so it is always uploaded, and a failure after its first byte is an
+// error with code "not_rewindable" instead of a retry.
 func (c *Client) RegisterReader(ctx context.Context, r io.Reader, parent string) (Revision, error) {
 	ring, err := c.ring()
 	if err != nil {

@@ -43,11 +43,13 @@ func memory(ring *samekey.KeyRing, mediaType string, data, body []byte) (*payloa
 }
 
 // rewindable sends a source of size bytes that can be read from its start again (a
-// file reopened, a seeker sought back), from its start on each attempt. With hashFirst
-// it is hashed in a first pass (its key is known before the upload, to look it up);
-// otherwise each attempt hashes what it sends, and the answered attempt's hashes count.
-func rewindable(ring *samekey.KeyRing, open func() (io.ReadCloser, error), size int64, hashFirst bool) (*payload, error) {
+// file reopened, a seeker sought back), from its start on each attempt. Larger than
+// hashAbove (negative: never) it is hashed in a first pass (its key is known before the
+// upload, to look it up); otherwise each attempt hashes what it sends, and the answered
+// attempt's hashes count.
+func rewindable(ring *samekey.KeyRing, open func() (io.ReadCloser, error), size, hashAbove int64) (*payload, error) {
 	p := &payload{mediaType: mediaBytes, size: size, bodySize: size}
+	hashFirst := hashAbove >= 0 && size > hashAbove
 	if hashFirst {
 		r, err := open()
 		if err != nil {
@@ -107,8 +109,7 @@ func file(ring *samekey.KeyRing, path string, hashAbove int64) (*payload, error)
 	if err != nil {
 		return nil, err
 	}
-	size := info.Size()
-	return rewindable(ring, func() (io.ReadCloser, error) { return os.Open(path) }, size, hashAbove >= 0 && size > hashAbove)
+	return rewindable(ring, func() (io.ReadCloser, error) { return os.Open(path) }, info.Size(), hashAbove)
 }
 
 func reader(ring *samekey.KeyRing, r io.Reader, hashAbove int64) (*payload, error) {
@@ -119,11 +120,10 @@ func reader(ring *samekey.KeyRing, r io.Reader, hashAbove int64) (*payload, erro
 			if err != nil {
 				return nil, err
 			}
-			size := end - start
 			return rewindable(ring, func() (io.ReadCloser, error) {
 				_, err := s.Seek(start, io.SeekStart)
 				return io.NopCloser(s), err
-			}, size, hashAbove >= 0 && size > hashAbove)
+			}, end-start, hashAbove)
 		}
 	}
 	return streamed(ring, r), nil

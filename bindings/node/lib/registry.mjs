@@ -88,11 +88,10 @@ export default function createRegistry(samekey) {
   }
 
   /** A body stream of `source`'s chunks, each fed to `hashes` as it is read. */
-  function hashedWhileSent(source, hashes, onChunk = () => {}) {
+  function hashedWhileSent(source, hashes) {
     return toStream(
       (async function* () {
         for await (const chunk of iterate(source)) {
-          onChunk();
           hashes.update(chunk);
           yield chunk;
         }
@@ -243,18 +242,17 @@ export default function createRegistry(samekey) {
         return this.#register(p, parent, signal);
       }
       const hashes = hashing(this.#ring);
-      let started = false;
       const p = {
         mediaType: BYTES_TYPE,
         size: null,
         hashes: null,
         rewindable: false,
-        unread: () => !started,
+        unread: () => hashes.size === 0,
         body: () => {
-          if (started) {
+          if (hashes.size > 0) {
             throw new RegistryError(NOT_REWINDABLE, 'the stream was partly sent and cannot be read again; pass a function that opens it anew to have it retried');
           }
-          return hashedWhileSent(source, hashes, () => (started = true));
+          return hashedWhileSent(source, hashes);
         },
         done: () => {
           p.hashes = hashes.digest();

@@ -90,11 +90,9 @@ class FilePayload(Payload):
         self.hashing: Hashes | None = None
         self.sent = 0
         if hash_above is not None and self.size > hash_above:
-            hashes, size = Hashes(ring), 0
-            for chunk in self._read():
-                hashes.update(chunk)
-                size += len(chunk)
-            self.size, self.hashes = size, hashes.finalize()
+            for _ in self._hashed():
+                pass
+            self.done()
 
     def _read(self) -> Iterator[bytes]:
         if isinstance(self.source, Path):
@@ -104,17 +102,18 @@ class FilePayload(Payload):
             self.source.seek(self.start)
             yield from iter(lambda: self.source.read(CHUNK), b"")  # type: ignore[union-attr]
 
-    def _chunks(self) -> Iterator[bytes]:
-        if self.hashes is not None:
-            yield from self._read()
-            return
-        # Each attempt hashes what it sends; the answered attempt's hashes are kept.
+    def _hashed(self) -> Iterator[bytes]:
+        """The chunks, hashed and counted as they are read; ``done`` keeps the hashes."""
         self.hashing = hashing = Hashes(self.ring)
         self.sent = 0
         for chunk in self._read():
             hashing.update(chunk)
             self.sent += len(chunk)
             yield chunk
+
+    def _chunks(self) -> Iterator[bytes]:
+        # Hashed first, or each attempt hashes what it sends (the answered one's are kept).
+        return self._read() if self.hashes is not None else self._hashed()
 
     def content(self) -> Iterator[bytes]:
         return self._chunks()
