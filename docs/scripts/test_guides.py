@@ -46,7 +46,35 @@ RUN_ELSEWHERE = {
     "bindings/node/examples/registry.mjs": "bindings/node/test/registry.test.mjs (run twice against a registry)",
     "bindings/go/registry/example_test.go": "bindings/go/registry (TestTheReadmeExample, against a registry)",
     "bindings/kotlin/src/test/kotlin/io/github/samekey/registry/RegistryExample.kt": "bindings/kotlin RegistryTest (run twice against a registry)",
+    # The install lines, each run against a local registry of its kind.
+    "docs/examples/install/python.sh": "bindings/python/scripts/test-index.sh (pip from pypiserver: just test's test-dist-fast)",
+    "docs/examples/install/node.sh": "bindings/node/scripts/test-registry.sh (npm from Verdaccio: test-dist-fast)",
+    "docs/examples/install/wasm.sh": "bindings/node/scripts/test-registry.sh (npm from Verdaccio: test-dist-fast)",
+    "docs/examples/install/go.sh": "bindings/go/scripts/test-proxy.sh (go get from GOPROXY=file://: go::test-dist)",
+    "docs/examples/install/maven.xml": "bindings/kotlin/scripts/test-repo.sh (the consumer's pom: jvm::test)",
+    "docs/examples/install/Package.swift": "bindings/swift/scripts/test.sh (the consumer's Package.swift: swift::test)",
+    "docs/examples/install/cli.sh": "crates/samekey-cli/scripts/test-archives.sh (from file://: just cli::test-dist)",
+    "docs/examples/install/postgres.sh": "extensions/postgres/scripts/test-major.sh (apt in trixie: postgres::test-majors)",
 }
+
+# Install lines no tool here can run (no Gradle; no crate registry of our own): checked
+# against what the runnable lines and the packages name.
+CHECKED_HERE = {"docs/examples/install/gradle.kts", "docs/examples/install/rust.sh"}
+
+
+def install_lines() -> list[str]:
+    """Gradle's coordinates are the Maven dependency's; cargo adds the core's crate."""
+    install = REPO / "docs" / "examples" / "install"
+    maven = (install / "maven.xml").read_text()
+    coordinates = ":".join(re.search(f"<{tag}>([^<]+)</{tag}>", maven)[1] for tag in ("groupId", "artifactId", "version"))
+    gradle = (install / "gradle.kts").read_text().strip()
+    faults = []
+    if gradle != f'implementation("{coordinates}")':
+        faults.append(f"gradle.kts says {gradle}, the Maven dependency is {coordinates}")
+    crate = re.search(r'^name = "([^"]+)"', (REPO / "crates" / "samekey" / "Cargo.toml").read_text(), re.M)[1]
+    if (install / "rust.sh").read_text().split() != ["cargo", "add", crate]:
+        faults.append(f"rust.sh does not add the core's crate {crate}")
+    return faults
 
 
 NOT_CODE = "spec/samekey.md"  # the reference pages include the specification's text
@@ -84,8 +112,11 @@ def guards() -> list[str]:
 def migrate_v0() -> list[str]:
     old = ulid("v0", POST, namespace="")
     ring = ["v1", "v0"]
-    return [f"old recipe: {old}", f"samekey v0: {old}", f"new id: {ulid('v1', POST, namespace='')}"] + [
-        f"look up: {c['scheme']} {c['ulid']}" for c in ref.candidates(ring, ref.parse_timestamp(T), "", POST, None)
+    # New ids in the namespace "posts"; the old recipe's, without (v0 takes none).
+    lookups = ref.candidates(ring, ref.parse_timestamp(T), "posts", POST, None) + [
+        c for c in ref.candidates(ring, ref.parse_timestamp(T), "", POST, None) if c["scheme"] == "v0"]
+    return [f"old recipe: {old}", f"samekey v0: {old}", f"new id: {ulid('v1', POST)}"] + [
+        f"look up: {c['scheme']} {c['ulid']}" for c in lookups
     ] + [f"stored id is: {ref.verify(ring, old, ref.parse_timestamp(T), '', POST, None)}"]
 
 
@@ -93,13 +124,23 @@ def migrate_ulid_creator() -> list[str]:
     # ulid-creator's getHashUlid(t, "hello-world:en") is a third party's output: the
     # program prints it, and the reference's v0 must equal it.
     old = ulid("v0", POST, namespace="")
-    return [f"ulid-creator: {old}", f"new id: {ulid('v1', POST, namespace='')}", "stored id is: v0"]
+    return [f"ulid-creator: {old}", f"new id: {ulid('v1', POST)}", "stored id is: v0"]
 
 
 def generated_column() -> list[str]:
     post_id = ulid("v1", POST)
     first, edited = json_hash('{"title": "Hello"}'), json_hash('{"title": "Hello, world"}')
     return [f"{post_id}|{first}", f"{post_id}|{edited}", "1", post_id]
+
+
+def identity_trigger() -> list[str]:
+    stored_id = ulid("v1", POST)
+
+    def write(fields: list[str], t: str) -> str:
+        said = verdict(["v1"], stored_id, fields, t, "posts")
+        return "written" if said.startswith("same identity") else said
+
+    return [stored_id, write(POST, T), write(POST, "2024-05-02T12:00:00Z"), write(["hello-world", "de"], T)]
 
 
 def registry() -> list[str]:
@@ -136,6 +177,7 @@ EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "migrate-v0": (migrate_v0, {"python": "migrate_v0.py"}),
     "migrate-ulid-creator": (migrate_ulid_creator, {"java": "MigrateFromUlidCreator.java"}),
     "generated-column": (generated_column, {"sql": "generated-column.sql"}),
+    "identity-trigger": (identity_trigger, {"sql": "identity-trigger.sql"}),
     "registry": (registry, {"sh": "registry.sh"}),
     "registry-rollout": (registry_rollout, {"sh": "registry_rollout.sh"}),
     "registry-edge": (registry_edge, {"sh": "registry_edge.sh"}),
@@ -173,7 +215,7 @@ def unexecuted_code() -> list[str]:
                 faults.append(f"{where}: a code block that is not an {{{{#include}}}}: {block[:60]!r}")
         for include in re.findall(r"\{\{#include ([^}:]+)(?::[\w-]+)?\}\}", text):
             path = (md.parent / include).resolve().relative_to(REPO).as_posix()
-            if path not in ours and path != NOT_CODE and not any(path.startswith(p) for p in RUN_ELSEWHERE):
+            if path not in ours | CHECKED_HERE and path != NOT_CODE and not any(path.startswith(p) for p in RUN_ELSEWHERE):
                 faults.append(f"{where}: includes {path}, which no test runs")
     return faults
 
@@ -182,7 +224,7 @@ def main(argv: list[str]) -> int:
     names = runners.pick("test_guides", argv, EXAMPLES)
     if names is None:
         return 2
-    failures = unexecuted_code()
+    failures = unexecuted_code() + install_lines()
     for fault in failures:
         print(f"test_guides: {fault}")
     shown = shown_on_pages()

@@ -8,25 +8,17 @@
 //   node scripts/test_playground.mjs   (after `just docs`)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launch, repo, serve, site } from './site_server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const site = path.join(repo, 'target/docs');
 const shots = path.join(repo, 'target/docs-screenshots');
 const vectorFile = process.env.SAMEKEY_VECTORS || path.join(repo, 'test-vectors/samekey.json');
 const vectorText = fs.readFileSync(vectorFile, 'utf8');
 const vectors = JSON.parse(vectorText).vectors;
 const BUDGET = 300 * 1024; // the playground page, gzipped, WebAssembly included
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.txt': 'text/plain' };
 
 // The home page's browser example, run as a reader runs it: a module of a page that maps
 // 'samekey-wasm' to the package the site ships (the playground's copy).
@@ -38,33 +30,9 @@ const EXAMPLES = {
   '/__examples/hello-wasm.mjs': ['text/javascript', fs.readFileSync(path.join(repo, 'docs/examples/hello/hello-wasm.mjs'))],
 };
 
-function serve() {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    if (EXAMPLES[url.pathname]) {
-      const [type, body] = EXAMPLES[url.pathname];
-      res.writeHead(200, { 'content-type': type }).end(body);
-      return;
-    }
-    const file = path.join(site, path.normalize(decodeURIComponent(url.pathname)));
-    if (!file.startsWith(site) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    res.end(fs.readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}`, close: () => server.close(),
-  })));
-}
-
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'samekey-docs-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 900 },
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const server = await serve();
+const browser = await launch();
+const { context } = browser;
+const server = await serve({ routes: EXAMPLES });
 const problems = { console: [], external: [] };
 const transfer = new Map(); // page path -> gzipped bytes of every response it loaded
 
@@ -352,7 +320,6 @@ try {
   check('no console errors; no request left 127.0.0.1');
   console.log(`screenshots: ${path.relative(repo, shots)}/home.png, playground.png`);
 } finally {
-  await context.close();
+  await browser.close();
   server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
 }

@@ -41,5 +41,12 @@
     });
   }
   mark();
-  window.addEventListener('resize', mark);
+  // A box's size changes with the window and when a tab shows its hidden panel (a box
+  // measured while hidden has no overflow).
+  if (window.ResizeObserver) {
+    var observer = new ResizeObserver(mark);
+    document.querySelectorAll('pre > code, .table-wrapper').forEach(function (box) { observer.observe(box); });
+  } else {
+    window.addEventListener('resize', mark);
+  }
 })();

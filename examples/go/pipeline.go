@@ -245,6 +245,7 @@ func (p *Pipeline) Run(ctx context.Context, input io.Reader) ([]string, error) {
 		}
 		var id, hash, action string
 		var err error
+		// ANCHOR: retry
 		for attempt := 1; ; attempt++ {
 			actx, cancel := context.WithTimeout(ctx, p.Timeout)
 			id, hash, action, err = p.Ingest(actx, line)
@@ -254,7 +255,7 @@ func (p *Pipeline) Run(ctx context.Context, input io.Reader) ([]string, error) {
 			}
 			var se *samekey.Error
 			if errors.Is(err, errConflict) && attempt < p.Retries {
-				continue
+				continue // another writer stored this post first: Ingest looks again and finds it
 			}
 			if errors.As(err, &se) || attempt >= p.Retries {
 				return out, fmt.Errorf("post %s/%s: %w", in.Slug, in.Lang, err)
@@ -263,6 +264,7 @@ func (p *Pipeline) Run(ctx context.Context, input io.Reader) ([]string, error) {
 				fmt.Fprintf(p.Log, "pipeline: attempt %d failed (%v); retrying\n", attempt, err)
 			}
 		}
+		// ANCHOR_END: retry
 		out = append(out, strings.Join([]string{id, in.Slug, in.Lang, hash, action}, "\t"))
 	}
 	return out, scanner.Err()

@@ -56,7 +56,6 @@ UPDATE posts SET body = %s, source_hash = %s, updated_at = clock_timestamp(),
 WHERE id = %s AND source_hash IS DISTINCT FROM %s
 RETURNING id
 """
-# ANCHOR_END: upsert_sql
 
 FIND = """
 SELECT id, id_v1, id_v2, source_hash FROM posts
@@ -69,6 +68,7 @@ Result = Tuple[str, str, str]
 
 class LookAgain(Exception):
     """Another writer stored this post between our read and our insert."""
+# ANCHOR_END: upsert_sql
 
 
 def key_ring(schemes: Sequence[str] = ("v1",)) -> samekey.KeyRing:
@@ -154,6 +154,7 @@ async def run(
     for line in lines:
         if not line.strip():
             continue
+        # ANCHOR: retry
         for attempt in range(attempts):
             try:
                 if conn is None:
@@ -170,6 +171,7 @@ async def run(
                 conn = None
         else:
             raise RuntimeError(f"gave up after {attempts} attempts: {line}")
+        # ANCHOR_END: retry
         post = json.loads(line)
         out.append("\t".join([ulid, post["slug"], post["lang"], source_hash, action]))
     if conn is not None:

@@ -33,7 +33,10 @@ export SAMEKEY_VECTORS="$vectors"
 mkdir "$work/app" && cd "$work/app"
 go mod init example.com/app >/dev/null 2>&1
 cp "$repo/bindings/go/scripts/consumer/main.go.txt" main.go
-go get "$module@$version"
+# The site's install line, as a reader types it: the proxy's latest must be this version.
+echo "test-go-proxy: $(cat "$repo/docs/examples/install/go.sh")"
+bash -euo pipefail "$repo/docs/examples/install/go.sh"
+grep -q "$module $version" go.mod || { echo "go.mod requires $(grep "$module" go.mod), not $version"; exit 1; }
 go mod tidy
 echo "test-go-proxy: go test $module@$version (the module's own tests)"
 go test -count=1 -v -run . "$module" | grep -E "vectors from|^(ok|FAIL)"

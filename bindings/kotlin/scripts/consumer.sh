@@ -6,7 +6,8 @@
 #
 #   consumer_app ARTIFACT TEMPLATE  $app: a copy of the TEMPLATE project (outside the
 #                                   repository, removed on exit), its pom.xml's @REPO@
-#                                   and @VERSION@ filled in
+#                                   and @VERSION@ filled in, and a line @DEPENDENCY@
+#                                   replaced by the site's Maven dependency
 #   consumer_mvn [VAR=value...] [-- ARG...]
 #                                   `mvn test` (or mvn ARG...) in $app with no cargo on
 #                                   PATH and no LD_LIBRARY_PATH: natives come out of
@@ -24,7 +25,8 @@ consumer_app() {
   rm -rf "$consumer_local/io/github/samekey"
   app="$consumer_work/app"
   cp -r "$2" "$app"
-  sed -i -e "s|@REPO@|file://$consumer_repo|" -e "s|@VERSION@|$consumer_version|" "$app/pom.xml"
+  sed -i -e "s|@REPO@|file://$consumer_repo|" -e "s|@VERSION@|$consumer_version|" \
+    -e "/@DEPENDENCY@/{r $consumer_root/docs/examples/install/maven.xml" -e 'd}' "$app/pom.xml"
 }
 
 consumer_mvn() {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Publishes target/dist/npm/*.tgz to a Verdaccio registry on 127.0.0.1, then installs as a
-# user would, in fresh directories: `npm install samekey samekey-wasm` must pick this
-# platform's addon package and run every vector through both packages; another --os/--cpu/
-# --libc must pick that platform's package; without a matching addon, requiring samekey
-# must fail with the message that names the platform and the package.
+# user would, in fresh directories: the site's `npm install samekey` and `npm install
+# samekey-wasm` must pick this platform's addon package and run every vector through both
+# packages; another --os/--cpu/--libc must pick that platform's package; without a
+# matching addon, requiring samekey must fail with the message that names the platform
+# and the package.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 repo=$PWD
@@ -38,7 +39,11 @@ echo "registry: $published packages published to $registry"
 
 here=$(node -p 'const r = process.report.getReport().header; `${process.platform}-${process.arch}` + (r.glibcVersionRuntime ? "-gnu" : "")')
 mkdir "$work/app" && cd "$work/app" && npm init -y >/dev/null
-npm install --no-audit --no-fund --loglevel=error samekey samekey-wasm
+# The site's install lines, as a reader types them (npm's options from the environment).
+for line in node wasm; do
+  echo "install: $(cat "$repo/docs/examples/install/$line.sh")"
+  npm_config_audit=false npm_config_fund=false npm_config_loglevel=error bash -euo pipefail "$repo/docs/examples/install/$line.sh"
+done
 installed=$(ls node_modules | grep '^samekey-' | grep -v '^samekey-wasm$' | tr '\n' ' ')
 echo "installed for $here: $installed"
 [ "$installed" = "samekey-$here " ] || { echo "expected only samekey-$here"; exit 1; }

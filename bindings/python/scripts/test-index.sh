@@ -27,14 +27,18 @@ for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/simple/" >/dev/null && b
   -u samekey -p unused target/dist/python/* >/dev/null
 echo "index: $(ls "$work/packages" | wc -l) artifacts on http://127.0.0.1:$port/simple/"
 
-# What a user runs, given a Python 3.10+, the index's port, a scratch directory and the vectors.
+# What a user runs, given a Python 3.10+, the index's port, a scratch directory and the
+# vectors: the site's install line (docs/examples/install/python.sh, copied beside this
+# script as install-line.sh) with the venv first on PATH, pip's options from the environment.
+cp docs/examples/install/python.sh "$work/install-line.sh"
 cat > "$work/install.sh" <<'SH'
 set -euo pipefail
 python=$1 port=$2 dir=$3 vectors=$4
 echo "install: $(ldd --version | head -1), $("$python" --version)"
 rm -rf "$dir/venv" && "$python" -m venv "$dir/venv"
-"$dir/venv/bin/pip" install --quiet --disable-pip-version-check --only-binary :all: \
-  --index-url "http://127.0.0.1:$port/simple" samekey
+(export PATH="$dir/venv/bin:$PATH" PIP_QUIET=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ONLY_BINARY=:all: \
+   PIP_INDEX_URL="http://127.0.0.1:$port/simple"
+ echo "install: $(cat "$(dirname "$0")/install-line.sh")" && bash -euo pipefail "$(dirname "$0")/install-line.sh")
 grep ^Tag: "$dir"/venv/lib/python3.*/site-packages/samekey-*.dist-info/WHEEL
 grep -q "^Tag: cp310-abi3-manylinux_2_17_x86_64" "$dir"/venv/lib/python3.*/site-packages/samekey-*.dist-info/WHEEL
 "$dir/venv/bin/python" - "$vectors" <<'PY'
@@ -59,6 +63,7 @@ else
   # The root shares this machine's network (a mount namespace only), so 127.0.0.1 is the server.
   cp "$vectors" "$root/tmp/samekey-vectors.json"
   cp "$work/install.sh" "$root/tmp/samekey-install.sh"
+  cp "$work/install-line.sh" "$root/tmp/install-line.sh"
   unshare -m bash -euo pipefail -c '
     mkdir -p "$1/proc" && mount -t proc proc "$1/proc"
     chroot "$1" env -i HOME=/root PATH=/usr/bin:/bin \

@@ -64,7 +64,10 @@ cp docs/examples/hello/Hello.swift "$work/app/Sources/Hello/main.swift"
 python3 bindings/swift/scripts/docs_examples.py readme-code > "$work/app/Sources/Readme/main.swift"
 python3 bindings/swift/scripts/docs_examples.py playground-calls "$work/app/Sources" > "$work/calls.tsv"
 call_list=$(cut -f1 "$work/calls.tsv" | sed 's/.*/"&"/' | paste -sd, | sed 's/,/, /g')
-sed -e "s|@URL@|file://$work/samekey|" -e "s|@VERSION@|$version|" -e "s|@CALL_LIST@|$call_list|" \
+# The site's install line, its GitHub URL replaced by the tagged local repository's.
+dependency=$(sed "s|https://github.com/samekey/samekey\"|file://$work/samekey\"|" docs/examples/install/Package.swift)
+grep -q "file://" <<<"$dependency" || { echo "swift::test: no GitHub URL in docs/examples/install/Package.swift" >&2; exit 1; }
+sed -e "s|@DEPENDENCY@|$dependency|" -e "s|@CALL_LIST@|$call_list|" \
   bindings/swift/scripts/consumer/Package.swift.txt > "$work/app/Package.swift"
 in_swift "$work/app" swift build --cache-path "$work/cache" -c release > "$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log" >&2; exit 1; }

@@ -38,3 +38,13 @@ for archive in target/dist/cli/*.tar.gz; do
   ran=$((ran + 1))
 done
 [ "$ran" -gt 0 ] || { echo "no CLI archive could run here"; exit 1; }
+
+# The site's install lines (docs/examples/install/cli.sh) as a reader runs them, the
+# release page's URL made this directory's: download, unpack, install into ~/.local/bin.
+home="$work/home"
+mkdir -p "$home/download"
+sed "s|https://github.com/samekey/samekey/releases/download/v[^/]*/|file://$PWD/target/dist/cli/|" \
+  docs/examples/install/cli.sh > "$work/install-cli.sh"
+grep -q "file://" "$work/install-cli.sh" || { echo "no release URL in docs/examples/install/cli.sh"; exit 1; }
+(cd "$home/download" && HOME="$home" bash -euo pipefail "$work/install-cli.sh")
+echo "the site's install lines: $("$home/.local/bin/samekey" --version)"

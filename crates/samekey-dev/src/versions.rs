@@ -79,6 +79,35 @@ fn go_requirement(go_mod: &str, module: &str) -> String {
         .to_owned()
 }
 
+/// Each `N.N.N` in a text: the versions an install line names.
+fn versions_in(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map(|word| word.trim_matches('.'))
+        .filter(|word| word.split('.').count() == 3 && word.split('.').all(|n| !n.is_empty()))
+        .collect()
+}
+
+/// The site's install lines (docs/examples/install/) name the workspace's version only.
+fn install_lines(root: &Path, version: &str) -> Result<Vec<String>, String> {
+    let dir = "docs/examples/install";
+    let mut entries: Vec<_> = fs::read_dir(root.join(dir))
+        .map_err(|e| format!("{dir}: {e}"))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    let mut problems = Vec::new();
+    for name in entries {
+        let path = format!("{dir}/{name}");
+        for found in versions_in(&read(root, &path)?) {
+            if found != version {
+                problems.push(format!("{path} names {found}, not the workspace's {version}"));
+            }
+        }
+    }
+    Ok(problems)
+}
+
 fn json_version(root: &Path, path: &str) -> Result<String, String> {
     let value: serde_json::Value =
         serde_json::from_str(&read(root, path)?).map_err(|e| format!("{path}: {e}"))?;
@@ -154,6 +183,7 @@ pub fn run(root: &Path, _: Mode) -> Result<Output, String> {
         .filter(|(_, v)| *v != version)
         .map(|(what, v)| format!("{what} is {v:?}, not the workspace's {version}"))
         .collect();
+    problems.extend(install_lines(root, &version)?);
 
     let mut exact = |what: &str, requirement: &str| {
         if !requirement.starts_with('=') {
@@ -232,6 +262,18 @@ pub fn run(root: &Path, _: Mode) -> Result<Output, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn versions_in_finds_each_release_number() {
+        assert_eq!(
+            super::versions_in("curl -LO https://x/v0.2.0/samekey-0.2.0-x86_64.tar.gz and 15.1."),
+            ["0.2.0", "0.2.0"]
+        );
+        assert_eq!(
+            super::versions_in("implementation(\"io.github.samekey:samekey:1.10.3\")"),
+            ["1.10.3"]
+        );
+    }
+
     #[test]
     fn pom_version_is_the_projects_own() {
         let pom = "<project><parent><version>9</version></parent><version>1.2.3</version><dependencies><dependency><version>4</version></dependency></dependencies></project>";

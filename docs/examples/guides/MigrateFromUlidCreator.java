@@ -13,10 +13,12 @@ public class MigrateFromUlidCreator {
                 .toString();
         System.out.println("ulid-creator: " + stored);
 
-        // samekey derives v1 ids from now on and recognises ulid-creator's as v0.
+        // samekey derives v1 ids from now on, in the namespace "posts" (the home page's id),
+        // and recognises ulid-creator's as v0, which takes no namespace.
         KeyRing ring = new KeyRing(Scheme.V1, List.of(Scheme.V0));
-        System.out.println("new id: " + ring.deriveUlid(published, "hello-world", "en"));
-        Scheme matched = ring.verify(Ulid.parse(stored), published, "hello-world", "en");
+        String[] fields = {"hello-world", "en"};
+        System.out.println("new id: " + ring.deriveUlid(published, fields, "posts"));
+        Scheme matched = ring.verify(Ulid.parse(stored), published, fields);
         System.out.println("stored id is: " + matched);
     }
 }

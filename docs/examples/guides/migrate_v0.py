@@ -21,9 +21,14 @@ print("old recipe:", stored)
 v0 = samekey.derive_ulid(["hello-world", "en"], time=published, scheme="v0")
 print("samekey v0:", v0)
 
-# Derive new ids under v1; recognise the old ones while they remain.
+# New ids under v1, in the namespace "posts": the home page's id for this post.
+fields = ["hello-world", "en"]
 ring = samekey.KeyRing("v1", ["v0"])
-print("new id:", ring.derive_ulid(["hello-world", "en"], time=published))
-for scheme, candidate in ring.candidate_ulids(["hello-world", "en"], time=published):
+print("new id:", ring.derive_ulid(fields, time=published, namespace="posts"))
+# Look a document up by every id it may have. v0 takes no namespace, so the ring leaves it
+# out of the candidates with one: the old id is the candidate of the same fields without.
+lookups = list(ring.candidate_ulids(fields, time=published, namespace="posts"))
+lookups += [(s, u) for s, u in ring.candidate_ulids(fields, time=published) if s == "v0"]
+for scheme, candidate in lookups:
     print("look up:", scheme, candidate)
-print("stored id is:", ring.verify_ulid(stored, ["hello-world", "en"], time=published))
+print("stored id is:", ring.verify_ulid(stored, fields, time=published))

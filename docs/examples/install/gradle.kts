@@ -1,0 +1,1 @@
+implementation("io.github.samekey:samekey:0.2.0")
