@@ -4,11 +4,13 @@
 // includes them: the install lines of docs/examples/install/, run against local
 // registries by the dist tests; the examples, run by test_examples.py); the Install
 // page's tab of that language, its first line the same; nothing wider than the screen;
-// axe-core clean at 390 px. Then 404.html served under other base paths, as GitHub Pages
+// axe-core clean at 390 px; each Python session (pycon) copied as a program, without its
+// prompts. Then 404.html served under other base paths, as GitHub Pages
 // serves it for any missing path: its styles load and its links lead into the site.
 //
 //   node scripts/test_newcomer.mjs   (after `just docs`)
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, repo, serve } from './site_server.mjs';
@@ -93,6 +95,30 @@ async function walk(width) {
   server.close();
 }
 
+// Each Python session (```pycon) of the guides copies as a program: no prompt, no
+// printed result, one line per prompt line, and Python parses it.
+async function sessionsCopy(server) {
+  const page = await context.newPage();
+  let blocks = 0;
+  for (const name of fs.readdirSync(path.join(src, 'guides')).filter((f) => f.endsWith('.md'))) {
+    await page.goto(`${server.url}/guides/${name.replace(/\.md$/, '.html')}`, { waitUntil: 'networkidle' });
+    for (const pre of await page.locator('pre:has(code.language-pycon)').all()) {
+      const prompts = (await pre.locator('code').innerText()).split('\n').filter((l) => /^(>>>|\.\.\.)( |$)/.test(l)).length;
+      await pre.hover();
+      await pre.locator('.clip-button').click();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      const lines = copied.replace(/\n$/, '').split('\n');
+      assert.ok(!lines.some((l) => /^(>>>|\.\.\.)/.test(l)), `${name}: a prompt was copied`);
+      assert.equal(lines.length, prompts, `${name}: ${lines.length} lines copied for ${prompts} prompt lines`);
+      execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: copied });
+      blocks += 1;
+    }
+  }
+  assert.ok(blocks > 0, 'no Python session on the guides');
+  await page.close();
+  return blocks;
+}
+
 // axe-core on a fresh load of a page (no copy made: mdBook's clipboard.js leaves its
 // unlabelled scratch textarea until the next click), after showing each tab in turn.
 async function axeClean(server, name, tabs, width) {
@@ -135,6 +161,9 @@ async function notFound(base) {
 try {
   await walk(1280);
   await walk(390);
+  const server = await serve();
+  check(`${await sessionsCopy(server)} Python sessions of the guides copy as programs Python parses, without prompts or results`);
+  server.close();
   for (const base of ['/', '/samekey/', '/docs/v2/']) await notFound(base);
   check('404.html under /, /samekey/ and /docs/v2/: its styles load, its links lead into the site');
   assert.deepEqual(problems, []);

@@ -76,8 +76,8 @@ async function typeCase(page, c) {
   while (await rows() > c.fields.length) await page.click('#skp-fields .skp-row:last-child button');
   for (const [i, f] of c.fields.entries()) await page.fill(`#skp-field-${i + 1}`, f);
   await page.fill('#skp-time', String(c.timestamp_ms));
-  await page.fill('#skp-namespace', c.namespace);
   await page.selectOption('#skp-scheme', c.scheme);
+  if (c.scheme !== 'v0') await page.fill('#skp-namespace', c.namespace); // v0's is set aside
   await page.fill('#skp-secret', c.secret);
 }
 
@@ -173,9 +173,11 @@ try {
   check(`${ulids.length} ulid vectors through the playground's derive(): ids, UUIDs, messages, error codes`);
 
   // 20 of them typed into the inputs: text fields (one line each), a scheme the menu has,
-  // a secret that is UTF-8 text, a time the input can hold.
+  // a secret that is UTF-8 text, a time the input can hold, no namespace with v0 (the page
+  // sets it aside: derive() above holds the error).
   const typable = ulids.filter((v) => v.fields.length > 0 && v.fields.every((f) => typeof f === 'string' && !/[\n\r]/.test(f))
     && typeof v.namespace === 'string' && ['v0', 'v1', 'v2'].includes(v.scheme) && Number.isSafeInteger(v.timestamp_ms)
+    && !(v.scheme === 'v0' && v.namespace !== '')
     && (v.secret_hex === undefined || (v.secret_hex !== '' && Buffer.from(v.secret_hex, 'hex').every((b) => b >= 0x20 && b < 0x7f))));
   // Any vector file must do: 20 spread over what it has, or all of them if fewer.
   const count = Math.min(20, typable.length);
@@ -212,12 +214,36 @@ try {
   assert.equal(href, 'reference/errors.html#invalid_timestamp');
   const errorsPage = fs.readFileSync(path.join(site, 'reference/errors.html'), 'utf8');
   assert.ok(errorsPage.includes('id="invalid_timestamp"'));
-  check('an error shows its code, linked to its explanation');
+  const said = await page.textContent('#skp-ulid-result .skp-error');
+  assert.ok(said.startsWith('invalid_timestamp: ') && !said.includes('invalid timestamp:'), said);
+  check('an error shows its code once, linked to its explanation');
 
-  // A time that reads as seconds derives its id, with the warning.
+  // A time that reads as seconds derives its id, with the warning, and every language's
+  // call keeps the value with a comment that says so.
   await page.fill('#skp-time', '1714564800');
   assert.match(await page.textContent('.skp-warning'), /reads as seconds/);
-  check('the seconds warning');
+  const secondsCalls = await page.evaluate(() => window.samekeyPlayground.derive(
+    { fields: ['a'], time: '1714564800', namespace: '' }).calls);
+  for (const [lang, code] of secondsCalls) assert.match(code.split('\n')[0], /^(#|\/\/|--) 1714564800 reads as seconds/, lang);
+  check('the seconds warning, and a comment in each language\'s call');
+
+  // v0 takes no namespace: the field is set aside (disabled, said why), not an error.
+  await page.selectOption('#skp-scheme', 'v1');
+  await page.fill('#skp-namespace', 'posts');
+  await page.selectOption('#skp-scheme', 'v0');
+  assert.ok(await page.isDisabled('#skp-namespace'));
+  assert.match(await page.textContent('#skp-namespace-help'), /takes no namespace/);
+  assert.equal(await page.locator('#skp-ulid-result .skp-error').count(), 0);
+  await page.selectOption('#skp-scheme', 'v1');
+  assert.ok(!(await page.isDisabled('#skp-namespace')));
+  check('v0 sets the namespace aside instead of failing');
+
+  // An empty field is said, not taken silently.
+  await page.click('#skp-add');
+  assert.match(await page.textContent('.skp-empty'), /Field \d+ is empty/);
+  await page.click('#skp-fields .skp-row:last-child .skp-remove');
+  assert.equal(await page.locator('.skp-empty').count(), 0);
+  check('an empty field is warned about');
 
   // JSON: every content_json vector through compareJson(); one through the text areas,
   // and the first difference of two documents marked.

@@ -32,11 +32,16 @@ const sql = (s) => `'${s.replace(/'/g, "''")}'`;
 const shell = (s) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 const upper = (scheme) => scheme.toUpperCase();
 
+// Each language's line comment: a call whose milliseconds read as seconds says so.
+const COMMENT = { python: '#', node: '//', browser: '//', go: '//', rust: '//', kotlin: '//', java: '//',
+  swift: '//', sql: '--', cli: '#' };
+
 /**
  * The snippets for `input`: { fields: string[], time: { ms } | { text }, namespace, scheme,
- * keyed }, `time.text` being RFC 3339 text the core accepted. Returns [[key, code], ...].
+ * keyed, seconds }, `time.text` being RFC 3339 text the core accepted and `seconds` true
+ * when `time.ms` reads as seconds. Returns [[key, code], ...].
  */
-export function calls({ fields, time, namespace, scheme, keyed }) {
+export function calls({ fields, time, namespace, scheme, keyed, seconds = false }) {
   const ms = time.text === undefined;
   const ns = namespace !== '';
   const v1 = scheme === 'v1';
@@ -192,5 +197,9 @@ export function calls({ fields, time, namespace, scheme, keyed }) {
     ].join(' '),
   ];
 
-  return LANGUAGES.map(([key]) => [key, snippets[key].join('\n')]);
+  const note = seconds
+    ? [`${time.ms} reads as seconds: this is the id of ${new Date(time.ms).toISOString()}; `
+      + `for ${new Date(time.ms * 1000).toISOString()}, write ${time.ms * 1000}.`]
+    : [];
+  return LANGUAGES.map(([key]) => [key, [...note.map((n) => `${COMMENT[key]} ${n}`), ...snippets[key]].join('\n')]);
 }

@@ -33,15 +33,17 @@ export function derive({ fields, time, namespace = '', scheme = 'v1', secret = n
     const id = deriveUlid(fields, { timeMs: at.ms, namespace, scheme, secret: key ?? undefined });
     const message = ulidMessage(fields, { namespace, scheme });
     const textFields = fields.every((f) => typeof f === 'string');
+    const seconds = at.text === undefined && likelySeconds(at.ms);
     return {
       id: id.toString(),
       uuid: id.uuid,
       timestampMs: id.timestampMs,
       date: id.date.toISOString(),
-      secondsWarning: at.text === undefined && likelySeconds(at.ms),
+      secondsWarning: seconds,
+      emptyFields: fields.flatMap((f, i) => (f.length === 0 ? [i + 1] : [])),
       hex: hex(message),
       parts: messageParts(message, scheme, fields),
-      calls: textFields ? calls({ fields, time: at, namespace, scheme, keyed: key !== null && key !== undefined }) : [],
+      calls: textFields ? calls({ fields, time: at, namespace, scheme, keyed: key !== null && key !== undefined, seconds }) : [],
     };
   } catch (e) {
     return failure(e);
@@ -129,7 +131,11 @@ function errorNode(error) {
   const p = el('p', { className: 'skp-error' });
   p.setAttribute('role', 'alert');
   if (error.code) {
-    p.append(el('a', { href: `${ERRORS_PAGE}#${error.code}` }, el('code', { textContent: error.code })), `: ${error.message}`);
+    // The core's message starts with the code's words ("invalid timestamp: ..."), which the
+    // linked code already says.
+    const words = `${error.code.replace(/_/g, ' ')}: `;
+    const detail = error.message.startsWith(words) ? error.message.slice(words.length) : error.message;
+    p.append(el('a', { href: `${ERRORS_PAGE}#${error.code}` }, el('code', { textContent: error.code })), `: ${detail}`);
   } else {
     p.append(error.message);
   }
@@ -141,7 +147,14 @@ function row(term, value, id) {
 }
 
 function renderUlid(state) {
-  const result = derive({ fields: state.f, time: state.t, namespace: state.ns, scheme: state.s, secret: $('skp-secret').value });
+  // v0 takes no namespace: the field is set aside (the link keeps it for v1 and v2).
+  const v0 = state.s === 'v0';
+  $('skp-namespace').disabled = v0;
+  $('skp-namespace-help').textContent = v0
+    ? 'v0, the legacy recipe, takes no namespace: this one is set aside while v0 is chosen.'
+    : 'Separates kinds of thing that share identity fields (posts, users); empty for none.';
+  const namespace = v0 ? '' : state.ns;
+  const result = derive({ fields: state.f, time: state.t, namespace, scheme: state.s, secret: $('skp-secret').value });
   const out = $('skp-ulid-result');
   if (result.error) {
     out.replaceChildren(errorNode(result.error));
@@ -152,6 +165,11 @@ function renderUlid(state) {
     ? [el('p', { className: 'skp-warning', textContent: `This reads as seconds, not milliseconds: it gives an id of ${result.date}. `
         + `If you meant ${new Date(result.timestampMs * 1000).toISOString()}, type ${result.timestampMs * 1000}.` })]
     : [];
+  if (result.emptyFields.length) {
+    const which = result.emptyFields.length === 1 ? `Field ${result.emptyFields[0]} is` : `Fields ${result.emptyFields.join(', ')} are`;
+    warning.push(el('p', { className: 'skp-warning skp-empty', textContent: `${which} empty: an empty field is part of the `
+      + 'identity, so this id differs from the id without it. Remove it if it is not meant.' }));
+  }
   const table = el('table', { className: 'skp-parts' },
     el('caption', { textContent: `The ${result.hex.length / 2} bytes hashed (spec §3, §4)` }),
     el('thead', {}, el('tr', {}, el('th', { scope: 'col', textContent: 'part' }), el('th', { scope: 'col', textContent: 'hex' }))),
