@@ -8,14 +8,20 @@ serves 404.html for a missing path at any depth, so the page finds its root itse
 nearest enclosing directory that holds the build's toc script (a synchronous HEAD each,
 deepest first, at most MAX_DEPTH), falling back to site-url.
 
+Each API reference links back to the site. rustdoc, pdoc, TypeDoc and Dokka make pages
+that never mention the site they sit in (Go's page, ours, does): each page gets a small
+fixed link to the site's home page, relative, so it works under any base path.
+
 Code keeps its tabs. mdBook's book.js has highlight.js replace each tab with four spaces,
 so the copy button gave a reader Go that gofmt rewrites; the tabs stay, shown four wide
 (theme/tabs.css).
 
-    docs/scripts/postbuild.py target/docs
+    docs/scripts/postbuild.py site target/docs     (after mdBook)
+    docs/scripts/postbuild.py api target/docs      (after the API references)
 """
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import sys
@@ -62,6 +68,32 @@ def base_404(site: pathlib.Path) -> str:
     return f"404.html finds its root (the directory of {marker[0]}; else {base[1]})"
 
 
+# Fixed in a corner: no generator's layout moves for it.
+SITE_LINK = ('<a class="sk-site-link" href="{href}" style="position:fixed;right:12px;bottom:12px;z-index:1000;'
+             'padding:6px 10px;border-radius:6px;background:#1f6feb;color:#fff;font:600 14px/1.2 system-ui,sans-serif;'
+             'text-decoration:none;box-shadow:0 1px 4px rgba(0,0,0,.3)">samekey documentation</a>')
+GENERATED_API = ("rust", "python", "typescript", "kotlin")  # Go's page is ours and links already
+
+
+def api_links(site: pathlib.Path) -> str:
+    count = 0
+    for lang in GENERATED_API:
+        for page in (site / "api" / lang).rglob("*.html"):
+            text = page.read_text(errors="surrogateescape")
+            body = re.search(r"<body[^>]*>", text)
+            if body is None or 'class="sk-site-link"' in text:
+                continue
+            href = pathlib.PurePosixPath(os.path.relpath(site / "index.html", page.parent)).as_posix()
+            page.write_text(text[:body.end()] + SITE_LINK.format(href=href) + text[body.end():], errors="surrogateescape")
+            count += 1
+    return f"{count} pages of the {', '.join(GENERATED_API)} API references link to the site"
+
+
 if __name__ == "__main__":
-    site = pathlib.Path(sys.argv[1])
-    print(f"postbuild: {base_404(site)}; {keep_tabs(site)}")
+    what, site = sys.argv[1], pathlib.Path(sys.argv[2])
+    if what == "site":
+        print(f"postbuild: {base_404(site)}; {keep_tabs(site)}")
+    elif what == "api":
+        print(f"postbuild: {api_links(site)}")
+    else:
+        raise SystemExit(f"postbuild: site or api, not {what}")

@@ -2,7 +2,8 @@
 """Checks the built site (target/docs) as a reader follows it: every link and resource of
 the site's own pages that stays on the site points at a file that is there (and, for
 `page.html#id`, at an id on that page), each language's API reference was built and
-documents that language's name for deriving an id, and no page (API references
+documents that language's name for deriving an id, each of its pages links back to the
+site and has the target of each of its in-page links, and no page (API references
 included) shows a flag whose `--` typography turned into a dash (`–scheme`), which a
 reader would copy and the command refuse.
 
@@ -45,6 +46,26 @@ def dashed_flags(page: pathlib.Path) -> list[str]:
     return [text[max(0, m.start() - 20):m.end()] for m in DASHED_FLAG.finditer(text)]
 
 
+def api_page_faults(page: pathlib.Path) -> list[str]:
+    """An API reference page links back to the site's home page, and each of its in-page
+    links (`#name`) has its target on the page."""
+    text = page.read_text(errors="replace")
+    where = page.relative_to(SITE)
+    faults = []
+    refs = [urllib.parse.urlsplit(html.unescape(r)) for r in re.findall(r'href="([^"]+)"', text)]
+    # A redirect (pdoc's index.html) or a fragment loaded by script (Dokka's navigation.html)
+    # has no body: no reader sees it as a page.
+    if re.search(r"<body[\s>]", text) and not any(not r.scheme and not r.netloc and r.path and (page.parent / r.path).resolve() == SITE / "index.html"
+               for r in refs):
+        faults.append(f"{where}: no link to the site's home page")
+    # Compared as a browser does: both sides percent-decoded (rustdoc's ids hold %3C).
+    targets = {urllib.parse.unquote(html.unescape(t)) for t in re.findall(r'\b(?:id|name)="([^"]+)"', text)}
+    for fragment in sorted({urllib.parse.unquote(r.fragment) for r in refs if not r.path and not r.scheme and r.fragment}):
+        if fragment not in targets:
+            faults.append(f"{where}: #{fragment} is no id on the page")
+    return faults
+
+
 def main() -> int:
     if not (SITE / "index.html").exists():
         print("test_links: target/docs is missing: run `just docs` first")
@@ -83,9 +104,12 @@ def main() -> int:
             faults.append(f"the {lang} API reference has no {entry}: run `just site::api`")
         elif name not in page.read_text(errors="replace"):
             faults.append(f"{entry} does not mention {name}")
+    api_pages = list((SITE / "api").rglob("*.html"))
+    for page in api_pages:
+        faults.extend(api_page_faults(page))
     for fault in faults:
         print(f"test_links: {fault}")
-    print(f"test_links: {links} links of {len(pages)} pages, {len(API)} API references"
+    print(f"test_links: {links} links of {len(pages)} pages, {len(API)} API references ({len(api_pages)} pages)"
           + (f"; {len(faults)} fault(s)" if faults else ", all there"))
     return 1 if faults else 0
 

@@ -40,9 +40,10 @@ class SamekeyError(ValueError):
 
 
 class SamekeyIOError(SamekeyError, OSError):
-    """Reading the data to hash failed. It is an ``OSError`` (``errno``, ``strerror``,
-    ``filename``, and the matching subclass such as ``FileNotFoundError``) and a
-    ``SamekeyError`` whose ``code`` is ``"io_error"``, so either ``except`` catches it.
+    """Reading the data to hash failed. It is an ``OSError`` (with OSError's errno,
+    strerror and filename attributes, and the matching subclass such as
+    ``FileNotFoundError``) and a ``SamekeyError`` whose ``code`` is ``"io_error"``, so
+    either ``except`` catches it.
     """
 
     def __init__(self, errno: int, strerror: str, filename: str) -> None:
