@@ -51,7 +51,7 @@ RUN_ELSEWHERE = {
     "docs/examples/install/node.sh": "bindings/node/scripts/test-registry.sh (npm from Verdaccio: test-dist-fast)",
     "docs/examples/install/wasm.sh": "bindings/node/scripts/test-registry.sh (npm from Verdaccio: test-dist-fast)",
     "docs/examples/install/go.sh": "bindings/go/scripts/test-proxy.sh (go get from GOPROXY=file://: go::test-dist)",
-    "docs/examples/install/maven.xml": "bindings/kotlin/scripts/test-repo.sh (the consumer's pom: jvm::test)",
+    "docs/examples/install/maven.xml": "bindings/kotlin/scripts/consumer.sh (the consumer's pom, for test-repo.sh: jvm::test)",
     "docs/examples/install/Package.swift": "bindings/swift/scripts/test.sh (the consumer's Package.swift: swift::test)",
     "docs/examples/install/cli.sh": "crates/samekey-cli/scripts/test-archives.sh (from file://: just cli::test-dist)",
     "docs/examples/install/postgres.sh": "extensions/postgres/scripts/test-major.sh (apt in trixie: postgres::test-majors)",
@@ -63,12 +63,24 @@ CHECKED_HERE = {"docs/examples/install/gradle.kts", "docs/examples/install/rust.
 
 
 def install_lines() -> list[str]:
-    """Gradle's coordinates are the Maven dependency's; cargo adds the core's crate."""
+    """Each install line the pages include is read by the script said to run it (so the
+    claim above is checked, not trusted); Gradle's coordinates are the Maven dependency's;
+    cargo adds the core's crate."""
     install = REPO / "docs" / "examples" / "install"
+    faults = []
+    for line in sorted(install.iterdir()):
+        path = line.relative_to(REPO).as_posix()
+        if path in CHECKED_HERE:
+            continue
+        if path not in RUN_ELSEWHERE:
+            faults.append(f"{path}: no test runs it")
+            continue
+        script = REPO / RUN_ELSEWHERE[path].split()[0]
+        if not script.is_file() or path not in script.read_text():
+            faults.append(f"{path}: {script.relative_to(REPO)} does not read it")
     maven = (install / "maven.xml").read_text()
     coordinates = ":".join(re.search(f"<{tag}>([^<]+)</{tag}>", maven)[1] for tag in ("groupId", "artifactId", "version"))
     gradle = (install / "gradle.kts").read_text().strip()
-    faults = []
     if gradle != f'implementation("{coordinates}")':
         faults.append(f"gradle.kts says {gradle}, the Maven dependency is {coordinates}")
     crate = re.search(r'^name = "([^"]+)"', (REPO / "crates" / "samekey" / "Cargo.toml").read_text(), re.M)[1]

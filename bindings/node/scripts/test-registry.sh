@@ -40,9 +40,9 @@ echo "registry: $published packages published to $registry"
 here=$(node -p 'const r = process.report.getReport().header; `${process.platform}-${process.arch}` + (r.glibcVersionRuntime ? "-gnu" : "")')
 mkdir "$work/app" && cd "$work/app" && npm init -y >/dev/null
 # The site's install lines, as a reader types them (npm's options from the environment).
-for line in node wasm; do
-  echo "install: $(cat "$repo/docs/examples/install/$line.sh")"
-  npm_config_audit=false npm_config_fund=false npm_config_loglevel=error bash -euo pipefail "$repo/docs/examples/install/$line.sh"
+for line in docs/examples/install/node.sh docs/examples/install/wasm.sh; do
+  echo "install: $(cat "$repo/$line")"
+  npm_config_audit=false npm_config_fund=false npm_config_loglevel=error bash -euo pipefail "$repo/$line"
 done
 installed=$(ls node_modules | grep '^samekey-' | grep -v '^samekey-wasm$' | tr '\n' ' ')
 echo "installed for $here: $installed"
