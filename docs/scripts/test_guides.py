@@ -225,6 +225,14 @@ def unexecuted_code() -> list[str]:
         for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M):
             if any(line.strip() and not re.fullmatch(r"\{\{#include [^}]+\}\}", line.strip()) for line in block.splitlines()):
                 faults.append(f"{where}: a code block that is not an {{{{#include}}}}: {block[:60]!r}")
+        # A part of a file (an anchor) names its file with a link, in its tab or section.
+        for start, include in ((m.start(), m[1]) for m in re.finditer(r"\{\{#include ([^}:]+):[\w-]+\}\}", text)):
+            path = (md.parent / include).resolve().relative_to(REPO).as_posix()
+            if path.endswith(".md"):
+                continue  # a README's doctest session: whole, imports included
+            section = re.split(r'<div class="sk-tab" |^#+ ', text[:start], flags=re.M)[-1]
+            if f"/blob/main/{path})" not in section:
+                faults.append(f"{where}: a part of {path} that does not name its file with a link")
         for include in re.findall(r"\{\{#include ([^}:]+)(?::[\w-]+)?\}\}", text):
             path = (md.parent / include).resolve().relative_to(REPO).as_posix()
             if path not in ours | CHECKED_HERE and path != NOT_CODE and not any(path.startswith(p) for p in RUN_ELSEWHERE):
