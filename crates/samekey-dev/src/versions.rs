@@ -101,7 +101,9 @@ fn install_lines(root: &Path, version: &str) -> Result<Vec<String>, String> {
         let path = format!("{dir}/{name}");
         for found in versions_in(&read(root, &path)?) {
             if found != version {
-                problems.push(format!("{path} names {found}, not the workspace's {version}"));
+                problems.push(format!(
+                    "{path} names {found}, not the workspace's {version}"
+                ));
             }
         }
     }
