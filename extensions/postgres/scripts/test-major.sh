@@ -40,7 +40,7 @@ else
   # The site's install line (docs/examples/install/postgres.sh) names one major's .deb: for
   # that major, its apt line runs as written (root already: no sudo; apt's yes from
   # APT_CONFIG), so a wrong file name fails here. The download before it is not run.
-  line=$(grep '^sudo apt install ' "$repo/docs/examples/install/postgres.sh")
+  line=$(grep -m1 ' install \./' "$repo/docs/examples/install/postgres.sh")
   if [[ $line == *"/postgresql-$major-samekey_"* ]]; then
     [[ $line == *"./$(basename "$deb")" ]] || { echo "test-major: the site installs ${line##* }, the build made $(basename "$deb")"; exit 1; }
     echo 'APT::Get::Assume-Yes "true"; APT::Install-Recommends "false";' > "$root/tmp/apt-yes.conf"
