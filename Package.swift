@@ -1,11 +1,11 @@
 // swift-tools-version:5.9
 // The Swift package Samekey, at the repository root so that it can be a remote dependency:
 //   .package(url: "https://github.com/samekey/samekey", from: "0.2.0")
-// Its Swift API (bindings/swift/Sources/Samekey/Samekey.swift) and C header are generated
-// by uniffi from bindings/uniffi and committed; `cargo xtask generate swift` checks they are fresh.
-// The Rust core arrives as a static library, without unsafeFlags (which SwiftPM refuses
-// in a versioned dependency):
-//   - Linux: a system library found through pkg-config (samekey-uniffi.pc), installed
+// Its Swift API (bindings/swift/Sources/Samekey) calls the core's C ABI (crates/samekey-ffi,
+// the one the Go package calls) through the module SamekeyFFI: no generated code. The core
+// arrives as a static library, without unsafeFlags (which SwiftPM refuses in a versioned
+// dependency):
+//   - Linux: a system library found through pkg-config (samekey-ffi.pc), installed
 //     from the release's samekey-swift-<version>-linux-<arch>.tar.gz (bindings/swift/README.md).
 //   - Apple platforms: an XCFramework the release workflow builds on macOS and attaches
 //     to the GitHub release (`just swift::xcframework`); the tagged release commit sets
@@ -23,7 +23,7 @@ let xcframeworkChecksum = "00000000000000000000000000000000000000000000000000000
 let core: Target = .systemLibrary(
     name: "SamekeyFFI",
     path: "bindings/swift/Sources/SamekeyFFI",
-    pkgConfig: "samekey-uniffi"
+    pkgConfig: "samekey-ffi"
 )
 #else
 let core: Target = ProcessInfo.processInfo.environment["SAMEKEY_XCFRAMEWORK"].map {

@@ -12,17 +12,17 @@ out=target/dist/swift
 rm -rf "$build" && mkdir -p "$build"/{macos,ios-sim,ios,headers} "$out"
 for t in aarch64-apple-darwin x86_64-apple-darwin aarch64-apple-ios aarch64-apple-ios-sim x86_64-apple-ios; do
   rustup target add "$t" >/dev/null
-  cargo build --release --locked -p samekey-uniffi --lib --target "$t"
+  cargo build --release --locked -p samekey-ffi --lib --target "$t"
 done
-lib=release/libsamekey_uniffi.a
-lipo -create "target/aarch64-apple-darwin/$lib" "target/x86_64-apple-darwin/$lib" -output "$build/macos/libsamekey_uniffi.a"
-lipo -create "target/aarch64-apple-ios-sim/$lib" "target/x86_64-apple-ios/$lib" -output "$build/ios-sim/libsamekey_uniffi.a"
+lib=release/libsamekey_ffi.a
+lipo -create "target/aarch64-apple-darwin/$lib" "target/x86_64-apple-darwin/$lib" -output "$build/macos/libsamekey_ffi.a"
+lipo -create "target/aarch64-apple-ios-sim/$lib" "target/x86_64-apple-ios/$lib" -output "$build/ios-sim/libsamekey_ffi.a"
 cp "target/aarch64-apple-ios/$lib" "$build/ios/"
-cp bindings/swift/Sources/SamekeyFFI/SamekeyFFI.h bindings/swift/Sources/SamekeyFFI/module.modulemap "$build/headers/"
+cp bindings/swift/Sources/SamekeyFFI/samekey.h bindings/swift/Sources/SamekeyFFI/module.modulemap "$build/headers/"
 xcodebuild -create-xcframework \
-  -library "$build/macos/libsamekey_uniffi.a" -headers "$build/headers" \
-  -library "$build/ios/libsamekey_uniffi.a" -headers "$build/headers" \
-  -library "$build/ios-sim/libsamekey_uniffi.a" -headers "$build/headers" \
+  -library "$build/macos/libsamekey_ffi.a" -headers "$build/headers" \
+  -library "$build/ios/libsamekey_ffi.a" -headers "$build/headers" \
+  -library "$build/ios-sim/libsamekey_ffi.a" -headers "$build/headers" \
   -output "$build/SamekeyFFI.xcframework"
 rm -f "$out/SamekeyFFI.xcframework.zip"
 (cd "$build" && zip -qry "$OLDPWD/$out/SamekeyFFI.xcframework.zip" SamekeyFFI.xcframework)

@@ -16,6 +16,7 @@ mod docs_http_api;
 mod generated;
 mod go_errors;
 mod process;
+mod swift_errors;
 mod swift_release;
 mod ts_errors;
 mod uniffi;
@@ -64,9 +65,9 @@ const GENERATORS: &[Generator] = &[
         run: vectors::run,
     },
     Generator {
-        name: "swift",
-        what: "the uniffi Swift sources of bindings/swift",
-        run: uniffi::swift,
+        name: "swift-errors",
+        what: "the Swift package's ErrorCode, from the core's codes",
+        run: swift_errors::run,
     },
 ];
 

@@ -1,9 +1,8 @@
 //! The uniffi sources, by the uniffi-bindgen that the workspace builds from the very
 //! uniffi crate samekey-uniffi links (bindings/uniffi, feature `bindgen`), from the
-//! library's metadata. Swift's are committed (SwiftPM builds from the tree); Kotlin's are
-//! a build output that `just jvm::dist` puts into the JAR.
+//! library's metadata: Kotlin's, a build output that `just jvm::dist` puts into the JAR.
+//! (Swift calls the C ABI, crates/samekey-ffi, with no generated code.)
 
-use crate::generated::{File, Mode, Output};
 use crate::process;
 use std::path::{Path, PathBuf};
 
@@ -60,24 +59,6 @@ fn generate(root: &Path, language: &str) -> Result<PathBuf, String> {
         ],
     )?;
     Ok(out)
-}
-
-pub fn swift(root: &Path, _: Mode) -> Result<Output, String> {
-    let out = generate(root, "swift")?;
-    let read = |name: &str| {
-        std::fs::read_to_string(out.join(name))
-            .map_err(|e| format!("uniffi-bindgen wrote no {name}: {e}"))
-    };
-    Ok(Output::Files(vec![
-        File {
-            path: "bindings/swift/Sources/Samekey/Samekey.swift".into(),
-            contents: read("Samekey.swift")?,
-        },
-        File {
-            path: "bindings/swift/Sources/SamekeyFFI/SamekeyFFI.h".into(),
-            contents: read("SamekeyFFI.h")?,
-        },
-    ]))
 }
 
 /// target/uniffi/kotlin, for the Kotlin build (nothing of it is committed).

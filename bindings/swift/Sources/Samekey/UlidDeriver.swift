@@ -1,0 +1,210 @@
+import Foundation
+import SamekeyFFI
+
+/// Derives ids for one scheme, namespace and secret, checked once. Immutable, so one
+/// deriver serves any number of threads and tasks at once (`Sendable`); each id is one
+/// call into the core with its inputs packed on the stack: no heap allocation per id.
+///
+/// ```swift
+/// let posts = try UlidDeriver(namespace: "posts")
+/// let id = try posts.derive("hello-world", "en", at: published)   // 01HWT0D7G0NXVJZMMA9TW58EBH
+/// ```
+///
+/// Fields are text (`String`: always valid Unicode, so samekey's `invalid_string` cannot
+/// happen here; its UTF-8 is hashed) or bytes (`Data`).
+public final class UlidDeriver: Sendable {
+    /// The scheme every id is derived under.
+    public let scheme: Scheme
+    /// The namespace that separates kinds of thing sharing identity fields ("" for none).
+    public let namespace: String
+    let packer: Packer
+
+    /// Checks the settings once: the scheme's name, v0's limits (no namespace, no secret),
+    /// a secret's length (an empty one is ``ErrorCode/emptySecret``).
+    public init(namespace: String = "", scheme: Scheme = .v1, secret: Data? = nil) throws {
+        var code: UInt8 = 0
+        let secretBytes = secret.map { [UInt8]($0) }
+        try withText(scheme.rawValue) { sp, sn in
+            try withText(namespace) { np, nn in
+                try withOptionalBytes(secretBytes) { kp, kn, has in
+                    try check { samekey_prepare_deriver(sp, sn, np, nn, kp, kn, has, &code, $0) }
+                }
+            }
+        }
+        self.scheme = scheme
+        self.namespace = namespace
+        self.packer = Packer(codes: [code], namespace: namespace, secret: secretBytes)
+    }
+
+    /// The id of text fields at a time (floored to the millisecond: ``milliseconds(of:)``).
+    public func derive(_ fields: String..., at date: Date) throws -> Ulid {
+        try derive(fields, milliseconds: Samekey.milliseconds(of: date))
+    }
+
+    /// The id of text fields at a time.
+    public func derive(_ fields: [String], at date: Date) throws -> Ulid {
+        try derive(fields, milliseconds: Samekey.milliseconds(of: date))
+    }
+
+    /// The id of text fields at milliseconds since the epoch. Seconds passed here give a
+    /// valid id of January 1970 that nothing refuses: check numbers from elsewhere with
+    /// ``likelySeconds(_:)``.
+    public func derive(_ fields: [String], milliseconds: Int64) throws -> Ulid {
+        try packer.derive(fields, milliseconds: milliseconds)
+    }
+
+    /// The id of byte fields at a time.
+    public func derive(bytes fields: [Data], at date: Date) throws -> Ulid {
+        try packer.derive(fields, milliseconds: Samekey.milliseconds(of: date))
+    }
+
+    /// The id of byte fields at milliseconds since the epoch.
+    public func derive(bytes fields: [Data], milliseconds: Int64) throws -> Ulid {
+        try packer.derive(fields, milliseconds: milliseconds)
+    }
+
+    /// The ids of many rows in one call into the core, in order: every row has the same
+    /// number of fields, and `milliseconds` one time per row. Rows of at least
+    /// ``parallelMinRows`` are spread over up to `maxThreads` threads (0: one per core).
+    /// `ids` is replaced by the result, keeping its storage when it is large enough.
+    public func derive(
+        rows: [[String]], milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int = 0
+    ) throws {
+        try packer.deriveMany(rows, milliseconds: milliseconds, into: &ids, maxThreads: maxThreads)
+    }
+
+    /// ``derive(rows:milliseconds:into:maxThreads:)`` into a new array.
+    public func derive(rows: [[String]], milliseconds: [Int64], maxThreads: Int = 0) throws -> [Ulid] {
+        var ids: [Ulid] = []
+        try derive(rows: rows, milliseconds: milliseconds, into: &ids, maxThreads: maxThreads)
+        return ids
+    }
+
+    /// ``derive(rows:milliseconds:into:maxThreads:)`` with a `Date` per row.
+    public func derive(rows: [[String]], at dates: [Date], maxThreads: Int = 0) throws -> [Ulid] {
+        try derive(rows: rows, milliseconds: dates.map(Samekey.milliseconds(of:)), maxThreads: maxThreads)
+    }
+
+    /// The exact bytes hashed for an id of these fields (spec §4), to explain a mismatch.
+    public func message(_ fields: [String]) throws -> Data {
+        try Data(packer.message(fields))
+    }
+}
+
+/// The smallest batch that a deriver spreads over threads: below it, starting threads
+/// costs more than it saves.
+public let parallelMinRows = Int(samekey_parallel_min_rows())
+
+extension Ulid {
+    /// The id of text fields at a time, under `scheme` in `namespace`, keyed with `secret`
+    /// when given. For many ids with the same settings, a ``UlidDeriver`` checks them once.
+    ///
+    /// ```swift
+    /// let id = try Ulid(deriving: "hello-world", "en", at: published, namespace: "posts")
+    /// ```
+    public init(
+        deriving fields: String..., at date: Date, namespace: String = "", scheme: Scheme = .v1, secret: Data? = nil
+    ) throws {
+        try self.init(deriving: fields, milliseconds: milliseconds(of: date), namespace: namespace, scheme: scheme,
+                      secret: secret)
+    }
+
+    /// The id of text fields at milliseconds since the epoch.
+    public init(
+        deriving fields: [String], milliseconds: Int64, namespace: String = "", scheme: Scheme = .v1,
+        secret: Data? = nil
+    ) throws {
+        let packer = Packer(codes: [try scheme.code()], namespace: namespace, secret: secret.map { [UInt8]($0) })
+        self = try packer.derive(fields, milliseconds: milliseconds)
+    }
+
+    /// The id of byte fields at milliseconds since the epoch.
+    public init(
+        deriving fields: [Data], milliseconds: Int64, namespace: String = "", scheme: Scheme = .v1,
+        secret: Data? = nil
+    ) throws {
+        let packer = Packer(codes: [try scheme.code()], namespace: namespace, secret: secret.map { [UInt8]($0) })
+        self = try packer.derive(fields, milliseconds: milliseconds)
+    }
+}
+
+extension Ulid {
+    /// The exact bytes hashed for an id of these fields (spec §4), to explain a mismatch;
+    /// a secret's key is not part of them.
+    public static func message(_ fields: [String], namespace: String = "", scheme: Scheme = .v1) throws -> Data {
+        try Data(Packer(codes: [try scheme.code()], namespace: namespace, secret: nil).message(fields))
+    }
+
+    /// ``message(_:namespace:scheme:)`` of byte fields.
+    public static func message(bytes fields: [Data], namespace: String = "", scheme: Scheme = .v1) throws -> Data {
+        try Data(Packer(codes: [try scheme.code()], namespace: namespace, secret: nil).message(fields))
+    }
+}
+
+extension Packer {
+    /// One id: one C call on the packed request.
+    @inline(__always)
+    func derive<F: Collection>(_ fields: F, milliseconds: Int64) throws -> Ulid where F.Element: Field {
+        var raw = (UInt64(0), UInt64(0))
+        try withPacked(fields) { packed, size in
+            try withUnsafeMutableBytes(of: &raw) { out in
+                try check { samekey_derive(packed, size, milliseconds, out.baseAddress!.assumingMemoryBound(to: UInt8.self), $0) }
+            }
+        }
+        return Ulid(high: UInt64(bigEndian: raw.0), low: UInt64(bigEndian: raw.1))
+    }
+
+    func message<F: Collection>(_ fields: F) throws -> [UInt8] where F.Element: Field {
+        var pointer: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        try withPacked(fields) { packed, size in
+            try check { samekey_ulid_message(packed, size, &pointer, &count, $0) }
+        }
+        return takenBytes(pointer, count)
+    }
+
+    func deriveMany(_ rows: [[String]], milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int) throws {
+        guard rows.count == milliseconds.count else {
+            throw SamekeyError(code: .invalidArgument, message: "\(rows.count) rows but \(milliseconds.count) times: one time per row")
+        }
+        guard maxThreads >= 0 else {
+            throw SamekeyError(code: .invalidArgument, message: "maxThreads must be 0 (one per core) or more")
+        }
+        ids.removeAll(keepingCapacity: true)
+        guard let width = rows.first?.count else { return }
+        var size = head.count + 4 + items.count
+        for row in rows {
+            guard row.count == width else {
+                throw SamekeyError(code: .invalidArgument, message: "every row needs the same number of fields (\(width))")
+            }
+            for field in row { size += 4 + field.utf8.count }
+        }
+        var packed = [UInt8]()
+        packed.reserveCapacity(size)
+        packed.append(contentsOf: head)
+        packed.append(contentsOf: [0, 0, 0, 0])  // rows carry their fields; the header none
+        packed.append(contentsOf: items)
+        for row in rows {
+            for field in row {
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: field.utf8.count).littleEndian) { packed.append(contentsOf: $0) }
+                field.withBytes { packed.append(contentsOf: $0) }
+            }
+        }
+        ids.reserveCapacity(rows.count)
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * rows.count) { out in
+            try packed.withUnsafeBufferPointer { p in
+                try milliseconds.withUnsafeBufferPointer { t in
+                    try check {
+                        samekey_derive_many(p.baseAddress, p.count, width, t.baseAddress, t.count, maxThreads,
+                                            out.baseAddress, $0)
+                    }
+                }
+            }
+            let raw = UnsafeRawBufferPointer(out)
+            for i in 0..<rows.count {
+                ids.append(Ulid(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i, as: UInt64.self)),
+                                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i + 8, as: UInt64.self))))
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../../../crates/samekey-ffi/include/samekey.h
