@@ -84,3 +84,6 @@ public struct RevisionKey: Hashable, Sendable, Codable, LosslessStringConvertibl
 
 /// The version of the linked core, e.g. "0.2.0".
 public var version: String { String(cString: samekey_version()) }
+
+/// The linked core's error codes, comma-separated in its order (for the tests).
+func samekeyErrorCodes() -> UnsafePointer<CChar> { samekey_error_codes() }
