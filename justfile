@@ -27,7 +27,7 @@ mod jvm 'bindings/kotlin'
 # The same module by its earlier name (`just kotlin::test` keeps working).
 [private]
 mod kotlin 'bindings/kotlin'
-# Swift (bindings/swift): uniffi, SwiftPM.
+# Swift (bindings/swift): SwiftPM over the C ABI.
 mod swift 'bindings/swift'
 # The PostgreSQL extension (extensions/postgres, pgrx, its own toolchain).
 mod postgres 'extensions/postgres'

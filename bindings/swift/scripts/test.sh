@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Swift package, with the machine's swift or else the one in .swiftroot (Debian
 # trixie's swiftlang; the repository is bind-mounted at the same path):
-#   1. the committed generated sources equal a fresh uniffi-bindgen run (cargo xtask);
+#   1. the generated ErrorCode.swift is fresh (cargo xtask);
 #   2. every vector and the API tests (XCTest) at the repository root, the core found
 #      through pkg-config exactly as a Linux user installs it (bindings/swift/scripts/dist.sh);
 #   3. a fresh package depending on Samekey by URL and version (a git repository of the
@@ -14,8 +14,8 @@ root="$repo/.swiftroot"
 version=$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
 vectors="$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")"
 
-# 1. Fresh generated sources (uniffi-bindgen's output, compared by the maintainers' tool).
-cargo xtask generate swift --mode check
+# 1. The generated error codes are the core's (compared by the maintainers' tool).
+cargo xtask generate swift-errors --mode check
 
 # 2. The library as a Linux user installs it, then the package's tests.
 sdk="$repo/target/swift-sdk"

@@ -1,7 +1,6 @@
 import Foundation
 import Samekey
 
-let published = try parseRfc3339(text: "2024-05-01T12:00:00Z")
-let id = try deriveUlid(schemeName: "v1", timestampMs: published, namespace: "posts",
-                        fields: [Data("hello-world".utf8), Data("en".utf8)], secret: nil)
-print(id.ulid)
+let published = ISO8601DateFormatter().date(from: "2024-05-01T12:00:00Z")!
+let id = try Ulid(deriving: "hello-world", "en", at: published, namespace: "posts")
+print(id)

@@ -172,11 +172,10 @@ export function calls({ fields, time, namespace, scheme, keyed, seconds = false 
     'import Foundation',
     'import Samekey',
     '',
-    ms ? `let published: Int64 = ${time.ms}` : `let published = try parseRfc3339(text: ${braced(time.text)})`,
-    `let id = try deriveUlid(schemeName: ${braced(scheme)}, timestampMs: published, namespace: ${braced(namespace)},`,
-    `                        fields: [${list((f) => `Data(${braced(f)}.utf8)`)}],`,
-    `                        secret: ${keyed ? 'Data(ProcessInfo.processInfo.environment["SAMEKEY_SECRET"]!.utf8)' : 'nil'})`,
-    'print(id.ulid)',
+    ms ? `let published: Int64 = ${time.ms}` : `let published = try milliseconds(rfc3339: ${braced(time.text)})`,
+    `let id = try Ulid(deriving: [${list(braced)}], milliseconds: published${ns ? `, namespace: ${braced(namespace)}` : ''}${v1 ? '' : `, scheme: .${scheme}`}${keyed ? ',' : ')'}`,
+    ...(keyed ? ['                  secret: Data(ProcessInfo.processInfo.environment["SAMEKEY_SECRET"]!.utf8))'] : []),
+    'print(id)',
   ];
 
   snippets.sql = [

@@ -138,6 +138,11 @@ public func needsWrite(stored: String?, incoming: String) throws -> Bool {
     return result
 }
 
+/// ``needsWrite(stored:incoming:)`` of parsed hashes.
+public func needsWrite(stored: ContentHash?, incoming: ContentHash) throws -> Bool {
+    try needsWrite(stored: stored?.description, incoming: incoming.description)
+}
+
 /// A content hash or revision key read apart: its kind (`"content"` or `"revision"`), its
 /// scheme, and its canonical text (the hex in lowercase).
 public struct ParsedKey: Hashable, Sendable {

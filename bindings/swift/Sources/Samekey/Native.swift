@@ -92,26 +92,70 @@ struct Packer {
         var size = head.count + 4 + items.count
         for field in fields { size += 4 + field.byteCount }
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
-            var at = 0
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            @inline(__always) func put(_ bytes: UnsafeRawBufferPointer) {
-                if let from = bytes.baseAddress, bytes.count > 0 {
-                    (base + at).copyMemory(from: from, byteCount: bytes.count)
-                }
-                at += bytes.count
-            }
-            @inline(__always) func putLength(_ n: Int) {
-                withUnsafeBytes(of: UInt32(truncatingIfNeeded: n).littleEndian, put)
-            }
-            head.withUnsafeBytes(put)
-            putLength(fields.count)
-            items.withUnsafeBytes(put)
-            for field in fields {
-                putLength(field.byteCount)
-                field.withBytes(put)
-            }
+            var out = Writer(buffer)
+            head.withUnsafeBytes { out.put($0) }
+            out.putLength(fields.count)
+            items.withUnsafeBytes { out.put($0) }
+            for field in fields { out.putItem(field) }
             return try body(UnsafePointer(buffer.baseAddress!), size)
         }
+    }
+
+    /// A one-off request packed for the duration of `body`, with no `Packer` made: the
+    /// one-call API's path, no heap allocation.
+    @inline(__always)
+    static func withPacked<F: Collection, R>(
+        code: UInt8, namespace: String, secret: Data?, _ fields: F, _ body: (UnsafePointer<UInt8>, Int) throws -> R
+    ) rethrows -> R where F.Element: Field {
+        var size = 3 + 4 + 4 + namespace.byteCount + (secret.map { 4 + $0.count } ?? 0)
+        for field in fields { size += 4 + field.byteCount }
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+            var out = Writer(buffer)
+            out.putByte(1)
+            out.putByte(code)
+            out.putByte(secret == nil ? 0 : 1)
+            out.putLength(fields.count)
+            out.putItem(namespace)
+            if let secret { out.putItem(secret) }
+            for field in fields { out.putItem(field) }
+            return try body(UnsafePointer(buffer.baseAddress!), size)
+        }
+    }
+}
+
+/// Writes a packed request into a buffer sized for it beforehand.
+struct Writer {
+    let base: UnsafeMutableRawPointer
+    var at = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { base = UnsafeMutableRawPointer(buffer.baseAddress!) }
+
+    @inline(__always) mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        if let from = bytes.baseAddress, bytes.count > 0 {
+            (base + at).copyMemory(from: from, byteCount: bytes.count)
+        }
+        at += bytes.count
+    }
+
+    @inline(__always) mutating func putByte(_ byte: UInt8) {
+        base.storeBytes(of: byte, toByteOffset: at, as: UInt8.self)
+        at += 1
+    }
+
+    @inline(__always) mutating func putLength(_ n: Int) {
+        base.storeBytes(of: UInt32(truncatingIfNeeded: n).littleEndian, toByteOffset: at, as: UInt32.self)
+        at += 4
+    }
+
+    @inline(__always) mutating func putItem<F: Field>(_ field: F) {
+        putLength(field.byteCount)
+        let start = at
+        field.withBytes { bytes in
+            if let from = bytes.baseAddress, bytes.count > 0 {
+                (base + start).copyMemory(from: from, byteCount: bytes.count)
+            }
+        }
+        at += field.byteCount
     }
 }
 

@@ -114,8 +114,10 @@ extension Ulid {
         deriving fields: [String], milliseconds: Int64, namespace: String = "", scheme: Scheme = .v1,
         secret: Data? = nil
     ) throws {
-        let packer = Packer(codes: [try scheme.code()], namespace: namespace, secret: secret.map { [UInt8]($0) })
-        self = try packer.derive(fields, milliseconds: milliseconds)
+        let code = try scheme.code()
+        self = try Packer.withPacked(code: code, namespace: namespace, secret: secret, fields) { p, n in
+            try Ulid(packed: p, count: n, milliseconds: milliseconds)
+        }
     }
 
     /// The id of byte fields at milliseconds since the epoch.
@@ -123,8 +125,20 @@ extension Ulid {
         deriving fields: [Data], milliseconds: Int64, namespace: String = "", scheme: Scheme = .v1,
         secret: Data? = nil
     ) throws {
-        let packer = Packer(codes: [try scheme.code()], namespace: namespace, secret: secret.map { [UInt8]($0) })
-        self = try packer.derive(fields, milliseconds: milliseconds)
+        let code = try scheme.code()
+        self = try Packer.withPacked(code: code, namespace: namespace, secret: secret, fields) { p, n in
+            try Ulid(packed: p, count: n, milliseconds: milliseconds)
+        }
+    }
+
+    /// One id: one C call on a packed request.
+    @inline(__always)
+    init(packed: UnsafePointer<UInt8>, count: Int, milliseconds: Int64) throws {
+        var raw = (UInt64(0), UInt64(0))
+        try withUnsafeMutableBytes(of: &raw) { out in
+            try check { samekey_derive(packed, count, milliseconds, out.baseAddress!.assumingMemoryBound(to: UInt8.self), $0) }
+        }
+        self.init(high: UInt64(bigEndian: raw.0), low: UInt64(bigEndian: raw.1))
     }
 }
 
@@ -145,13 +159,7 @@ extension Packer {
     /// One id: one C call on the packed request.
     @inline(__always)
     func derive<F: Collection>(_ fields: F, milliseconds: Int64) throws -> Ulid where F.Element: Field {
-        var raw = (UInt64(0), UInt64(0))
-        try withPacked(fields) { packed, size in
-            try withUnsafeMutableBytes(of: &raw) { out in
-                try check { samekey_derive(packed, size, milliseconds, out.baseAddress!.assumingMemoryBound(to: UInt8.self), $0) }
-            }
-        }
-        return Ulid(high: UInt64(bigEndian: raw.0), low: UInt64(bigEndian: raw.1))
+        try withPacked(fields) { packed, size in try Ulid(packed: packed, count: size, milliseconds: milliseconds) }
     }
 
     func message<F: Collection>(_ fields: F) throws -> [UInt8] where F.Element: Field {
@@ -179,28 +187,22 @@ extension Packer {
             }
             for field in row { size += 4 + field.utf8.count }
         }
-        var packed = [UInt8]()
-        packed.reserveCapacity(size)
-        packed.append(contentsOf: head)
-        packed.append(contentsOf: [0, 0, 0, 0])  // rows carry their fields; the header none
-        packed.append(contentsOf: items)
-        for row in rows {
-            for field in row {
-                withUnsafeBytes(of: UInt32(truncatingIfNeeded: field.utf8.count).littleEndian) { packed.append(contentsOf: $0) }
-                field.withBytes { packed.append(contentsOf: $0) }
-            }
-        }
         ids.reserveCapacity(rows.count)
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * rows.count) { out in
-            try packed.withUnsafeBufferPointer { p in
-                try milliseconds.withUnsafeBufferPointer { t in
-                    try check {
-                        samekey_derive_many(p.baseAddress, p.count, width, t.baseAddress, t.count, maxThreads,
-                                            out.baseAddress, $0)
-                    }
-                }
+        // The header (no fields of its own), then every row's fields; then the ids.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size + 16 * rows.count) { buffer in
+            var packed = Writer(buffer)
+            head.withUnsafeBytes { packed.put($0) }
+            packed.putLength(0)
+            items.withUnsafeBytes { packed.put($0) }
+            for row in rows {
+                for field in row { packed.putItem(field) }
             }
-            let raw = UnsafeRawBufferPointer(out)
+            let p = UnsafePointer(buffer.baseAddress!)
+            let out = buffer.baseAddress! + size
+            try milliseconds.withUnsafeBufferPointer { t in
+                try check { samekey_derive_many(p, size, width, t.baseAddress, t.count, maxThreads, out, $0) }
+            }
+            let raw = UnsafeRawBufferPointer(start: out, count: 16 * rows.count)
             for i in 0..<rows.count {
                 ids.append(Ulid(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i, as: UInt64.self)),
                                 low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i + 8, as: UInt64.self))))
