@@ -8,7 +8,7 @@ serves 404.html for a missing path at any depth, so the page finds its root itse
 nearest enclosing directory that holds the build's toc script (a synchronous HEAD each,
 deepest first, at most MAX_DEPTH), falling back to site-url.
 
-Each API reference links back to the site. rustdoc, pdoc, TypeDoc and Dokka make pages
+Each API reference links back to the site. rustdoc, pdoc, TypeDoc, Dokka and DocC make pages
 that never mention the site they sit in (Go's page, ours, does): each page gets a small
 fixed link to the site's home page, relative, so it works under any base path.
 
@@ -72,7 +72,7 @@ def base_404(site: pathlib.Path) -> str:
 SITE_LINK = ('<a class="sk-site-link" href="{href}" style="position:fixed;right:12px;bottom:12px;z-index:1000;'
              'padding:6px 10px;border-radius:6px;background:#1f6feb;color:#fff;font:600 14px/1.2 system-ui,sans-serif;'
              'text-decoration:none;box-shadow:0 1px 4px rgba(0,0,0,.3)">samekey documentation</a>')
-GENERATED_API = ("rust", "python", "typescript", "kotlin")  # Go's page is ours and links already
+GENERATED_API = ("rust", "python", "typescript", "kotlin", "swift")  # Go's page is ours and links already
 
 
 def api_links(site: pathlib.Path) -> str:

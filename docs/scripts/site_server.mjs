@@ -25,7 +25,9 @@ export function serve({ base = '/', routes = {} } = {}) {
       return;
     }
     const inside = url.pathname.startsWith(base) ? url.pathname.slice(base.length - 1) : null;
-    const file = inside && path.join(site, path.normalize(decodeURIComponent(inside)));
+    let file = inside && path.join(site, path.normalize(decodeURIComponent(inside)));
+    // A directory is its index.html, as GitHub Pages serves it (DocC links directories).
+    if (file && file.startsWith(site) && fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     if (!file || !file.startsWith(site) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end(req.method === 'HEAD' ? undefined : fs.readFileSync(path.join(site, '404.html')));

@@ -28,6 +28,8 @@ API = {
     "typescript": ("api/typescript/index.html", "deriveUlid"),
     "go": ("api/go/index.html", "DeriveULID"),
     "kotlin": ("api/kotlin/index.html", "samekey"),
+    # DocC's pages are one script that renders its JSON: the id function is in the data.
+    "swift": ("api/swift/data/documentation/samekey/ulid.json", "deriving"),
 }
 
 

@@ -22,23 +22,7 @@ sdk="$repo/target/swift-sdk"
 bindings/swift/scripts/dist.sh --host "$sdk"
 
 # in_swift DIR COMMAND...: runs COMMAND in DIR with a Swift toolchain.
-in_swift() {
-  local dir=$1; shift
-  if command -v swift >/dev/null 2>&1; then
-    (cd "$dir" && PKG_CONFIG_PATH="$sdk/lib/pkgconfig" SAMEKEY_VECTORS="$vectors" "$@")
-  else
-    # A vector file outside the repository is copied where the chroot sees it.
-    local v=$vectors
-    case "$v" in "$repo"/*) ;; *) cp "$v" "$root/tmp/samekey-vectors.json"; v=/tmp/samekey-vectors.json ;; esac
-    unshare -m bash -euo pipefail -c '
-      root=$1 repo=$2 dir=$3 sdk=$4 vectors=$5; shift 5
-      mkdir -p "$root$repo" && mount --bind "$repo" "$root$repo"
-      mkdir -p "$root/proc" && mount -t proc proc "$root/proc"
-      chroot "$root" env HOME=/root PATH=/usr/bin:/bin PKG_CONFIG_PATH="$sdk/lib/pkgconfig" \
-        SAMEKEY_VECTORS="$vectors" bash -c "cd \"\$0\" && exec \"\$@\"" "$dir" "$@"
-    ' _ "$root" "$repo" "$dir" "$sdk" "$v" "$@"
-  fi
-}
+in_swift() { SAMEKEY_VECTORS="$vectors" bindings/swift/scripts/in-swift.sh "$@"; }
 in_swift "$repo" swift test 2>&1 | grep -E "[0-9]+ passed, [0-9]+ failed|Executed [0-9]+ tests|error:" | tail -n 3
 test "${PIPESTATUS[0]}" -eq 0
 # The runner works with any valid vector file, not only the repository's (spec §10.1).
@@ -88,3 +72,7 @@ while IFS=$'\t' read -r name want secret; do
 done < "$work/calls.tsv"
 echo "swift::test: the site's hello example prints $hello; the README's usage block prints what the README shows;" \
   "the playground's Swift calls of $calls cases print the reference's ids"
+
+# 4. The API reference: DocC, warnings as errors, into target/swift-docc (the site's
+#    api/swift/; site::api copies it, as CI prunes this toolchain's root before the site).
+bindings/swift/scripts/docs.sh

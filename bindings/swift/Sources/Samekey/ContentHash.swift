@@ -2,7 +2,7 @@ import Foundation
 import SamekeyFFI
 
 /// The content hash of a document, `"sha256:…"` (v1) or `"blake3:…"` (v2): store it
-/// beside the document and skip a write whose hash did not change (``needsWrite(stored:incoming:)``).
+/// beside the document and skip a write whose hash did not change (`needsWrite(stored:incoming:)`).
 ///
 /// ```swift
 /// let hash = try ContentHash(json: #"{"title": "Hello"}"#)   // canonical JSON: spacing and key order do not count
@@ -138,7 +138,7 @@ public func needsWrite(stored: String?, incoming: String) throws -> Bool {
     return result
 }
 
-/// ``needsWrite(stored:incoming:)`` of parsed hashes.
+/// `needsWrite(stored:incoming:)` of parsed hashes.
 public func needsWrite(stored: ContentHash?, incoming: ContentHash) throws -> Bool {
     try needsWrite(stored: stored?.description, incoming: incoming.description)
 }

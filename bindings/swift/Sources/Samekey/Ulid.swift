@@ -61,8 +61,8 @@ public struct Ulid: Hashable, Comparable, Sendable, Codable, LosslessStringConve
         withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
     }
 
-    /// The same 128 bits as a UUID (lowercase 8-4-4-4-12 text in ``UUID/uuidString``'s
-    /// uppercase, as Foundation writes it).
+    /// The same 128 bits as a UUID (Foundation writes its text in uppercase; samekey's
+    /// other languages write the same text in lowercase).
     public var uuid: UUID {
         let b = bytes
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
