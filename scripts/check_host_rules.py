@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Where host code lives: every binding, the extension, the wire and C ABI crates, the CLI
 # and the registry. Tests and generated sources are not host code.
 SCANNED = re.compile(
-    r"^(bindings/[^/]+/(src(?!/test/)|lib|python/samekey|Sources/SamekeyExtras)/.*\.(rs|mjs|py|kt|swift)"
+    r"^(bindings/[^/]+/(src(?!/test/)|lib|python/samekey|Sources/Samekey)/.*\.(rs|mjs|py|kt|swift)"
     r"|bindings/go/[^/]+(?<!_test)\.go"
     r"|bindings/kotlin/src/main/.*\.kt"
     r"|extensions/postgres/src/.*\.rs"
