@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The C ABI's statuses beyond the core's codes (crates/samekey-ffi's `SamekeyStatus`).
 const CALL_CODES: [(&str, &str); 2] = [
-    ("invalid_argument", "The binding passed the library an argument it cannot read: a bug of the binding's."),
+    ("invalid_argument", "An argument the call cannot take (rows of different widths, a time missing for a row), or one the library cannot read."),
     ("panic", "The library failed unexpectedly; nothing unwound into the caller."),
 ];
 
@@ -22,7 +22,10 @@ pub fn run(_: &Path, _: Mode) -> Result<Output, String> {
         swift.push_str(&format!("    case {} = \"{code}\"\n", swift_name(code)));
     }
     for (code, doc) in CALL_CODES {
-        swift.push_str(&format!("    /// {doc}\n    case {} = \"{code}\"\n", swift_name(code)));
+        swift.push_str(&format!(
+            "    /// {doc}\n    case {} = \"{code}\"\n",
+            swift_name(code)
+        ));
     }
     swift.push_str(
         "\n    /// The core's codes, in its order (the C ABI's status numbers 1, 2, ...).\n    static let core: [ErrorCode] = [\n",

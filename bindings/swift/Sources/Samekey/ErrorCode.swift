@@ -24,7 +24,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case nestingTooDeep = "nesting_too_deep"
     case identityMismatch = "identity_mismatch"
     case ioError = "io_error"
-    /// The binding passed the library an argument it cannot read: a bug of the binding's.
+    /// An argument the call cannot take (rows of different widths, a time missing for a row), or one the library cannot read.
     case invalidArgument = "invalid_argument"
     /// The library failed unexpectedly; nothing unwound into the caller.
     case panic = "panic"
