@@ -41,6 +41,12 @@ typedef enum SamekeyStatus {
 } SamekeyStatus;
 
 /**
+ * A deriver made by `samekey_deriver_new`; shared by any number of threads (it is
+ * immutable), freed once with `samekey_deriver_free`.
+ */
+typedef struct SamekeyDeriver SamekeyDeriver;
+
+/**
  * An incremental content hash; create, update, finalize (as often as wanted), free.
  */
 typedef struct SamekeyHasher SamekeyHasher;
@@ -124,6 +130,52 @@ enum SamekeyStatus samekey_content_hash_json(const uint8_t *scheme,
                                              bool from_doubles,
                                              char *hash,
                                              char **error);
+
+/**
+ * A deriver of `scheme`, `namespace` and the secret (when `has_secret`), checked as
+ * `samekey_prepare_deriver` checks them.
+ */
+enum SamekeyStatus samekey_deriver_new(const uint8_t *scheme,
+                                       size_t scheme_len,
+                                       const uint8_t *namespace_,
+                                       size_t namespace_len,
+                                       const uint8_t *secret,
+                                       size_t secret_len,
+                                       bool has_secret,
+                                       struct SamekeyDeriver **deriver,
+                                       char **error);
+
+/**
+ * The 16-byte id of `fields` (packed items, `fields_len` bytes) at `time_ms`. Up to 16
+ * fields are read without allocating.
+ */
+enum SamekeyStatus samekey_deriver_derive(const struct SamekeyDeriver *handle,
+                                          const uint8_t *fields,
+                                          size_t fields_len,
+                                          int64_t time_ms,
+                                          uint8_t *id,
+                                          char **error);
+
+/**
+ * The ids of `rows` rows of `width` fields (packed items, row after row) at `times_ms`,
+ * 16 bytes each into `ids`, on up to `max_threads` threads (0: one per core) for batches
+ * of `PARALLEL_MIN_ROWS` rows or more. Rows are read up to the first whose fields or
+ * time cannot be; the rows before it are derived, then its error is returned.
+ */
+enum SamekeyStatus samekey_deriver_derive_many(const struct SamekeyDeriver *handle,
+                                               const uint8_t *fields,
+                                               size_t fields_len,
+                                               size_t width,
+                                               const int64_t *times_ms,
+                                               size_t rows,
+                                               size_t max_threads,
+                                               uint8_t *ids,
+                                               char **error);
+
+/**
+ * Frees a deriver; NULL is allowed.
+ */
+void samekey_deriver_free(struct SamekeyDeriver *deriver);
 
 /**
  * The scheme code (0, 1, 2) of "v0", "v1", "v2", checking a deriver's settings.

@@ -21,6 +21,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod content;
+mod deriver;
 mod ids;
 mod keys;
 mod pointers;
@@ -29,6 +30,7 @@ mod status;
 use std::ffi::c_char;
 
 pub use content::*;
+pub use deriver::*;
 pub use ids::*;
 pub use keys::*;
 pub use pointers::{samekey_bytes_free, samekey_string_free, SamekeyText};

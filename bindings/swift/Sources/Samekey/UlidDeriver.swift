@@ -12,28 +12,53 @@ import SamekeyFFI
 ///
 /// Fields are text (`String`: always valid Unicode, so samekey's `invalid_string` cannot
 /// happen here; its UTF-8 is hashed) or bytes (`Data`).
-public final class UlidDeriver: Sendable {
+public final class UlidDeriver: @unchecked Sendable {
+    // @unchecked: the core's deriver behind `handle` is immutable once made, and the C ABI
+    // lets any number of threads derive with it at once.
+
     /// The scheme every id is derived under.
     public let scheme: Scheme
     /// The namespace that separates kinds of thing sharing identity fields ("" for none).
     public let namespace: String
-    let packer: Packer
+    /// The core's prepared deriver: the settings checked and the tag block hashed once.
+    private let handle: OpaquePointer
 
     /// Checks the settings once: the scheme's name, v0's limits (no namespace, no secret),
     /// a secret's length (an empty one is ``ErrorCode/emptySecret``).
     public init(namespace: String = "", scheme: Scheme = .v1, secret: Data? = nil) throws {
-        var code: UInt8 = 0
+        var handle: OpaquePointer?
         let secretBytes = secret.map { [UInt8]($0) }
         try withText(scheme.rawValue) { sp, sn in
             try withText(namespace) { np, nn in
                 try withOptionalBytes(secretBytes) { kp, kn, has in
-                    try check { samekey_prepare_deriver(sp, sn, np, nn, kp, kn, has, &code, $0) }
+                    try check { samekey_deriver_new(sp, sn, np, nn, kp, kn, has, &handle, $0) }
                 }
             }
         }
         self.scheme = scheme
         self.namespace = namespace
-        self.packer = Packer(codes: [code], namespace: namespace, secret: secretBytes)
+        self.handle = handle!
+    }
+
+    deinit { samekey_deriver_free(handle) }
+
+    /// One id of fields packed as items: one C call, no heap allocation.
+    @inline(__always)
+    func deriveFields<F: Collection>(_ fields: F, milliseconds: Int64) throws -> Ulid where F.Element: Field {
+        var size = 0
+        for field in fields { size += 4 + field.byteCount }
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(size, 1)) { buffer in
+            var out = Writer(buffer)
+            for field in fields { out.putItem(field) }
+            var raw = (UInt64(0), UInt64(0))
+            try withUnsafeMutableBytes(of: &raw) { id in
+                try check {
+                    samekey_deriver_derive(handle, buffer.baseAddress, size, milliseconds,
+                                           id.baseAddress!.assumingMemoryBound(to: UInt8.self), $0)
+                }
+            }
+            return Ulid(high: UInt64(bigEndian: raw.0), low: UInt64(bigEndian: raw.1))
+        }
     }
 
     /// The id of text fields at a time (floored to the millisecond: ``milliseconds(of:)``).
@@ -50,17 +75,17 @@ public final class UlidDeriver: Sendable {
     /// valid id of January 1970 that nothing refuses: check numbers from elsewhere with
     /// ``likelySeconds(_:)``.
     public func derive(_ fields: [String], milliseconds: Int64) throws -> Ulid {
-        try packer.derive(fields, milliseconds: milliseconds)
+        try deriveFields(fields, milliseconds: milliseconds)
     }
 
     /// The id of byte fields at a time.
     public func derive(bytes fields: [Data], at date: Date) throws -> Ulid {
-        try packer.derive(fields, milliseconds: Samekey.milliseconds(of: date))
+        try deriveFields(fields, milliseconds: Samekey.milliseconds(of: date))
     }
 
     /// The id of byte fields at milliseconds since the epoch.
     public func derive(bytes fields: [Data], milliseconds: Int64) throws -> Ulid {
-        try packer.derive(fields, milliseconds: milliseconds)
+        try deriveFields(fields, milliseconds: milliseconds)
     }
 
     /// The ids of many rows in one call into the core, in order: every row has the same
@@ -70,7 +95,73 @@ public final class UlidDeriver: Sendable {
     public func derive(
         rows: [[String]], milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int = 0
     ) throws {
-        try packer.deriveMany(rows, milliseconds: milliseconds, into: &ids, maxThreads: maxThreads)
+        let width = rows.first?.count ?? 0
+        var size = 0
+        for row in rows {
+            guard row.count == width else {
+                throw SamekeyError(code: .invalidArgument, message: "every row needs the same number of fields (\(width))")
+            }
+            for field in row { size += 4 + field.utf8.count }
+        }
+        try deriveMany(rows: rows.count, width: width, size: size, milliseconds: milliseconds, into: &ids,
+                       maxThreads: maxThreads) { out in
+            for row in rows {
+                for field in row { out.putItem(field) }
+            }
+        }
+    }
+
+    /// The ids of rows given as columns, one array per field (`[slugs, langs]`), each with
+    /// one field per time: the layout of a table, read without making a row of each.
+    public func derive(
+        columns: [[String]], milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int = 0
+    ) throws {
+        let rows = milliseconds.count
+        var size = 0
+        for column in columns {
+            guard column.count == rows else {
+                throw SamekeyError(code: .invalidArgument, message: "a column of \(column.count) fields for \(rows) times")
+            }
+            for field in column { size += 4 + field.utf8.count }
+        }
+        try deriveMany(rows: rows, width: columns.count, size: size, milliseconds: milliseconds, into: &ids,
+                       maxThreads: maxThreads) { out in
+            for row in 0..<rows {
+                for column in columns { out.putItem(column[row]) }
+            }
+        }
+    }
+
+    /// One C call for `rows` rows of `width` fields that `pack` writes (`size` bytes).
+    private func deriveMany(
+        rows: Int, width: Int, size: Int, milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int,
+        pack: (inout Writer) -> Void
+    ) throws {
+        guard rows == milliseconds.count else {
+            throw SamekeyError(code: .invalidArgument, message: "\(rows) rows but \(milliseconds.count) times: one time per row")
+        }
+        guard maxThreads >= 0 else {
+            throw SamekeyError(code: .invalidArgument, message: "maxThreads must be 0 (one per core) or more")
+        }
+        ids.removeAll(keepingCapacity: true)
+        guard rows > 0 else { return }
+        ids.reserveCapacity(rows)
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size + 16 * rows) { buffer in
+            var out = Writer(buffer)
+            pack(&out)
+            let derived = buffer.baseAddress! + size
+            try milliseconds.withUnsafeBufferPointer { t in
+                try check {
+                    samekey_deriver_derive_many(handle, buffer.baseAddress, size, width, t.baseAddress, rows, maxThreads,
+                                                derived, $0)
+                }
+            }
+            let raw = UnsafeRawBufferPointer(start: derived, count: 16 * rows)
+            for i in 0..<rows {
+                ids.append(Ulid(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i, as: UInt64.self)),
+                                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i + 8, as: UInt64.self))))
+            }
+        }
     }
 
     /// ``derive(rows:milliseconds:into:maxThreads:)`` into a new array.
@@ -87,7 +178,7 @@ public final class UlidDeriver: Sendable {
 
     /// The exact bytes hashed for an id of these fields (spec §4), to explain a mismatch.
     public func message(_ fields: [String]) throws -> Data {
-        try Data(packer.message(fields))
+        try Ulid.message(fields, namespace: namespace, scheme: scheme)
     }
 }
 
@@ -169,44 +260,5 @@ extension Packer {
             try check { samekey_ulid_message(packed, size, &pointer, &count, $0) }
         }
         return takenBytes(pointer, count)
-    }
-
-    func deriveMany(_ rows: [[String]], milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int) throws {
-        guard rows.count == milliseconds.count else {
-            throw SamekeyError(code: .invalidArgument, message: "\(rows.count) rows but \(milliseconds.count) times: one time per row")
-        }
-        guard maxThreads >= 0 else {
-            throw SamekeyError(code: .invalidArgument, message: "maxThreads must be 0 (one per core) or more")
-        }
-        ids.removeAll(keepingCapacity: true)
-        guard let width = rows.first?.count else { return }
-        var size = head.count + 4 + items.count
-        for row in rows {
-            guard row.count == width else {
-                throw SamekeyError(code: .invalidArgument, message: "every row needs the same number of fields (\(width))")
-            }
-            for field in row { size += 4 + field.utf8.count }
-        }
-        ids.reserveCapacity(rows.count)
-        // The header (no fields of its own), then every row's fields; then the ids.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size + 16 * rows.count) { buffer in
-            var packed = Writer(buffer)
-            head.withUnsafeBytes { packed.put($0) }
-            packed.putLength(0)
-            items.withUnsafeBytes { packed.put($0) }
-            for row in rows {
-                for field in row { packed.putItem(field) }
-            }
-            let p = UnsafePointer(buffer.baseAddress!)
-            let out = buffer.baseAddress! + size
-            try milliseconds.withUnsafeBufferPointer { t in
-                try check { samekey_derive_many(p, size, width, t.baseAddress, t.count, maxThreads, out, $0) }
-            }
-            let raw = UnsafeRawBufferPointer(start: out, count: 16 * rows.count)
-            for i in 0..<rows.count {
-                ids.append(Ulid(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i, as: UInt64.self)),
-                                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i + 8, as: UInt64.self))))
-            }
-        }
     }
 }

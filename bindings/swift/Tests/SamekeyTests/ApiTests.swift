@@ -95,6 +95,13 @@ final class ApiTests: XCTestCase {
             var ids = [try Ulid(parsing: "01HWT0D7G0NXVJZMMA9TW58EBH")]
             try posts.derive(rows: rows, milliseconds: times, into: &ids)
             XCTAssertEqual(ids, try zip(rows, times).map { try posts.derive($0, milliseconds: $1) }, "\(count) rows")
+            var byColumns: [Ulid] = []
+            try posts.derive(columns: [rows.map { $0[0] }, rows.map { $0[1] }], milliseconds: times, into: &byColumns)
+            XCTAssertEqual(byColumns, ids, "\(count) rows as columns")
+        }
+        var none: [Ulid] = []
+        XCTAssertThrowsError(try posts.derive(columns: [["a"], ["b", "c"]], milliseconds: [0], into: &none)) {
+            XCTAssertEqual(($0 as? SamekeyError)?.code, .invalidArgument)
         }
         XCTAssertThrowsError(try posts.derive(rows: [["a"], ["b", "c"]], milliseconds: [0, 0])) {
             XCTAssertEqual(($0 as? SamekeyError)?.code, .invalidArgument)

@@ -83,6 +83,28 @@ int main(void) {
   size_t one_len = pack(buf, code, "", one, 1);
   CHECK(samekey_derive(buf, one_len, 3, id2, &error) == SAMEKEY_STATUS_OK && memcmp(many + 32, id2, 16) == 0);
 
+  /* A prepared deriver gives the packed request's ids, one and many, and is freed. */
+  SamekeyDeriver *deriver = NULL;
+  CHECK(samekey_deriver_new(T("v1"), T("posts"), NULL, 0, false, &deriver, &error) == SAMEKEY_STATUS_OK);
+  uint8_t items[64];
+  size_t items_len = put_item(items, put_item(items, 0, "hello-world", 11), "en", 2);
+  CHECK(samekey_deriver_derive(deriver, items, items_len, 1714564800000LL, id2, &error) == SAMEKEY_STATUS_OK);
+  CHECK(memcmp(id1, id2, 16) == 0);
+  uint8_t twice[128], pair[32];
+  memcpy(twice, items, items_len);
+  memcpy(twice + items_len, items, items_len);
+  int64_t same[2] = {1714564800000LL, 1714564800000LL};
+  CHECK(samekey_deriver_derive_many(deriver, twice, 2 * items_len, 2, same, 2, 0, pair, &error) == SAMEKEY_STATUS_OK);
+  CHECK(memcmp(pair, id1, 16) == 0 && memcmp(pair + 16, id1, 16) == 0);
+  CHECK(samekey_deriver_derive(deriver, items, items_len - 1, 0, id2, &error) == SAMEKEY_STATUS_INVALID_ARGUMENT);
+  samekey_string_free(error);
+  error = NULL;
+  CHECK(samekey_deriver_derive(NULL, items, items_len, 0, id2, NULL) == SAMEKEY_STATUS_INVALID_ARGUMENT);
+  samekey_deriver_free(deriver);
+  CHECK(samekey_deriver_new(T("v0"), T("posts"), NULL, 0, false, &deriver, &error) == SAMEKEY_STATUS_NAMESPACE_NOT_SUPPORTED);
+  samekey_string_free(error);
+  error = NULL;
+
   /* Errors: a status with its code, and a message to free. */
   CHECK(samekey_derive(buf, one_len, -1, id2, &error) == SAMEKEY_STATUS_TIMESTAMP_OUT_OF_RANGE);
   CHECK(error != NULL && strstr(error, "out of range") != NULL);

@@ -36,6 +36,16 @@ let packed: [[UInt8]] = slugs.map { slug in
 let megabyte = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131) })
 let batchRows = (0..<10_000).map { [slugs[$0 % 1024], "en"] }
 let batchTimes = (0..<10_000).map { times[$0 % 1024] }
+let batchColumns = [batchRows.map { $0[0] }, batchRows.map { $0[1] }]
+/// The core's own batch: a prepared deriver of the C ABI and rows packed once.
+let batchPacked: [UInt8] = batchRows.flatMap { row in
+    row.flatMap { field -> [UInt8] in withUnsafeBytes(of: UInt32(field.utf8.count).littleEndian, Array.init) + Array(field.utf8) }
+}
+let cDeriver: OpaquePointer = {
+    var d: OpaquePointer?
+    _ = samekey_deriver_new("v1", 2, "posts", 5, nil, 0, false, &d, nil)
+    return d!
+}()
 var batchOut: [Ulid] = []
 
 struct Case {
@@ -72,9 +82,26 @@ let cases: [Case] = [
             sink &+= try deriver.derive([slugs[i & 1023], "en"], milliseconds: times[i & 1023]).description.utf8.count
         }
     },
+    Case(name: "C ABI: samekey_deriver_derive_many of 10,000, packed beforehand", perRound: 10_000 * 20) {
+        var out = [UInt8](repeating: 0, count: 16 * 10_000)
+        for _ in 0..<20 {
+            batchPacked.withUnsafeBufferPointer { p in
+                batchTimes.withUnsafeBufferPointer { t in
+                    _ = samekey_deriver_derive_many(cDeriver, p.baseAddress, p.count, 2, t.baseAddress, 10_000, 1, &out, nil)
+                }
+            }
+            sink &+= Int(out[16 * 9_999])
+        }
+    },
     Case(name: "UlidDeriver.derive(rows:) of 10,000, one thread", perRound: 10_000 * 20) {
         for _ in 0..<20 {
             try deriver.derive(rows: batchRows, milliseconds: batchTimes, into: &batchOut, maxThreads: 1)
+            sink &+= batchOut.count
+        }
+    },
+    Case(name: "UlidDeriver.derive(columns:) of 10,000, one thread", perRound: 10_000 * 20) {
+        for _ in 0..<20 {
+            try deriver.derive(columns: batchColumns, milliseconds: batchTimes, into: &batchOut, maxThreads: 1)
             sink &+= batchOut.count
         }
     },
