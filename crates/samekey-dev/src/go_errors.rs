@@ -29,20 +29,7 @@ pub fn run(_: &Path, _: Mode) -> Result<Output, String> {
 
 /// The sentinel's name under Go's initialisms: invalid_json -> ErrInvalidJSON.
 fn go_name(code: &str) -> String {
-    let mut name = String::from("Err");
-    for word in code.split('_') {
-        match word {
-            "ulid" | "json" | "io" => name.push_str(&word.to_uppercase()),
-            _ => {
-                let mut chars = word.chars();
-                if let Some(first) = chars.next() {
-                    name.extend(first.to_uppercase());
-                    name.push_str(chars.as_str());
-                }
-            }
-        }
-    }
-    name
+    format!("Err{}", crate::code_names::camel(code, false))
 }
 
 #[cfg(test)]

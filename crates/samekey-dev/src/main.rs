@@ -10,6 +10,7 @@
 //! ```
 
 mod c_header;
+mod code_names;
 mod docs_errors;
 mod docs_errors_registry;
 mod docs_http_api;

@@ -42,21 +42,7 @@ pub fn run(_: &Path, _: Mode) -> Result<Output, String> {
 
 /// The case's name under Swift's conventions: invalid_json -> invalidJSON.
 fn swift_name(code: &str) -> String {
-    let mut name = String::new();
-    for (i, word) in code.split('_').enumerate() {
-        match word {
-            "ulid" | "json" | "io" if i > 0 => name.push_str(&word.to_uppercase()),
-            _ if i == 0 => name.push_str(word),
-            _ => {
-                let mut chars = word.chars();
-                if let Some(first) = chars.next() {
-                    name.extend(first.to_uppercase());
-                    name.push_str(chars.as_str());
-                }
-            }
-        }
-    }
-    name
+    crate::code_names::camel(code, true)
 }
 
 #[cfg(test)]

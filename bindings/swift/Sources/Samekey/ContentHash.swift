@@ -15,11 +15,7 @@ public struct ContentHash: Hashable, Sendable, Codable, LosslessStringConvertibl
 
     /// Checks a stored hash's text (``ErrorCode/invalidKey`` when it is no content hash).
     public init(parsing text: String) throws {
-        let key = try ParsedKey(parsing: text)
-        guard key.kind == "content" else {
-            throw SamekeyError(code: .invalidKey, message: "\(text.debugDescription) is a revision key, not a content hash")
-        }
-        description = key.canonical
+        description = try canonicalKey(text, kind: "content")
     }
 
     public init?(_ description: String) {
@@ -77,18 +73,8 @@ public struct ContentHash: Hashable, Sendable, Codable, LosslessStringConvertibl
         }
     }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do { self = try ContentHash(parsing: text) } catch let error as SamekeyError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public init(from decoder: Decoder) throws { self = try decodeText(decoder, ContentHash.init(parsing:)) }
+    public func encode(to encoder: Encoder) throws { try encodeText(description, encoder) }
 }
 
 /// The canonical form (RFC 8785) of JSON text, as samekey hashes it.
@@ -159,4 +145,29 @@ public struct ParsedKey: Hashable, Sendable {
         }
         (kind, scheme, canonical) = (parts[0], Scheme(parts[1]), parts[2])
     }
+}
+
+/// The canonical text of a content hash or revision key of `kind` ("content" or
+/// "revision"); ``ErrorCode/invalidKey`` for the other kind or no key at all.
+func canonicalKey(_ text: String, kind: String) throws -> String {
+    let key = try ParsedKey(parsing: text)
+    guard key.kind == kind else {
+        throw SamekeyError(code: .invalidKey, message: "\(text.debugDescription) is a \(key.kind) key, not a \(kind) key")
+    }
+    return key.canonical
+}
+
+/// A value `Codable` as its text: decoded through `parse`, whose refusal is the decoder's
+/// `dataCorrupted` error with samekey's code and message.
+func decodeText<T>(_ decoder: Decoder, _ parse: (String) throws -> T) throws -> T {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    do { return try parse(text) } catch let error as SamekeyError {
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+    }
+}
+
+func encodeText(_ text: String, _ encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(text)
 }

@@ -18,11 +18,7 @@ public struct RevisionKey: Hashable, Sendable, Codable, LosslessStringConvertibl
 
     /// Checks a stored key's text (``ErrorCode/invalidKey`` when it is no revision key).
     public init(parsing text: String) throws {
-        let key = try ParsedKey(parsing: text)
-        guard key.kind == "revision" else {
-            throw SamekeyError(code: .invalidKey, message: "\(text.debugDescription) is a content hash, not a revision key")
-        }
-        description = key.canonical
+        description = try canonicalKey(text, kind: "revision")
     }
 
     public init?(_ description: String) {
@@ -68,18 +64,8 @@ public struct RevisionKey: Hashable, Sendable, Codable, LosslessStringConvertibl
         return Data(takenBytes(pointer, count))
     }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do { self = try RevisionKey(parsing: text) } catch let error as SamekeyError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public init(from decoder: Decoder) throws { self = try decodeText(decoder, RevisionKey.init(parsing:)) }
+    public func encode(to encoder: Encoder) throws { try encodeText(description, encoder) }
 }
 
 /// The version of the linked core, e.g. "0.2.0".

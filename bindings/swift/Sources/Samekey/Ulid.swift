@@ -100,18 +100,6 @@ public struct Ulid: Hashable, Comparable, Sendable, Codable, LosslessStringConve
         (a.high, a.low) < (b.high, b.low)
     }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do {
-            self = try Ulid(parsing: text)
-        } catch let error as SamekeyError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public init(from decoder: Decoder) throws { self = try decodeText(decoder, Ulid.init(parsing:)) }
+    public func encode(to encoder: Encoder) throws { try encodeText(description, encoder) }
 }

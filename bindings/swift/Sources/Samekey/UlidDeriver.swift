@@ -205,10 +205,7 @@ extension Ulid {
         deriving fields: [String], milliseconds: Int64, namespace: String = "", scheme: Scheme = .v1,
         secret: Data? = nil
     ) throws {
-        let code = try scheme.code()
-        self = try Packer.withPacked(code: code, namespace: namespace, secret: secret, fields) { p, n in
-            try Ulid(packed: p, count: n, milliseconds: milliseconds)
-        }
+        self = try Ulid.derive(fields, milliseconds, namespace, scheme, secret)
     }
 
     /// The id of byte fields at milliseconds since the epoch.
@@ -216,8 +213,16 @@ extension Ulid {
         deriving fields: [Data], milliseconds: Int64, namespace: String = "", scheme: Scheme = .v1,
         secret: Data? = nil
     ) throws {
+        self = try Ulid.derive(fields, milliseconds, namespace, scheme, secret)
+    }
+
+    /// The one-call path: the request packed on the stack, one C call.
+    @inline(__always)
+    private static func derive<F: Collection>(
+        _ fields: F, _ milliseconds: Int64, _ namespace: String, _ scheme: Scheme, _ secret: Data?
+    ) throws -> Ulid where F.Element: Field {
         let code = try scheme.code()
-        self = try Packer.withPacked(code: code, namespace: namespace, secret: secret, fields) { p, n in
+        return try Packer.withPacked(code: code, namespace: namespace, secret: secret, fields) { p, n in
             try Ulid(packed: p, count: n, milliseconds: milliseconds)
         }
     }
