@@ -146,12 +146,13 @@ enum SamekeyStatus samekey_deriver_new(const uint8_t *scheme,
                                        char **error);
 
 /**
- * The 16-byte id of `fields` (packed items, `fields_len` bytes) at `time_ms`. Up to 16
- * fields are read without allocating.
+ * The 16-byte id of `count` fields at `time_ms`, packed as items (a u32 LE length, then
+ * the bytes) in `fields_len` bytes. A few fields are read without allocating.
  */
 enum SamekeyStatus samekey_deriver_derive(const struct SamekeyDeriver *handle,
                                           const uint8_t *fields,
                                           size_t fields_len,
+                                          size_t count,
                                           int64_t time_ms,
                                           uint8_t *id,
                                           char **error);

@@ -6,8 +6,8 @@ use std::ffi::c_char;
 use std::num::NonZeroUsize;
 
 use samekey::timestamp::from_millis_i128;
-use samekey::{Ulid, UlidDeriver};
-use samekey_wire as wire;
+use samekey::UlidDeriver;
+use samekey_wire::{self as wire, Request};
 
 use crate::pointers::*;
 use crate::status::{call, Failure, Outcome, SamekeyStatus};
@@ -15,32 +15,6 @@ use crate::status::{call, Failure, Outcome, SamekeyStatus};
 /// A deriver made by `samekey_deriver_new`; shared by any number of threads (it is
 /// immutable), freed once with `samekey_deriver_free`.
 pub struct SamekeyDeriver(UlidDeriver);
-
-/// Fields packed as items (a u32 LE length, then the bytes), up to the buffer's end.
-struct Items<'a>(&'a [u8]);
-
-impl<'a> Iterator for Items<'a> {
-    type Item = Outcome<&'a [u8]>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.0.is_empty() {
-            return None;
-        }
-        let read = || {
-            let (len, rest) = self
-                .0
-                .split_first_chunk::<4>()
-                .ok_or(Failure::Argument("a field's length is cut"))?;
-            let len = u32::from_le_bytes(*len) as usize;
-            let field = rest.get(..len).ok_or(Failure::Argument("a field is cut"))?;
-            Ok((field, &rest[len..]))
-        };
-        Some(read().map(|(field, rest)| {
-            self.0 = rest;
-            field
-        }))
-    }
-}
 
 fn deriver<'a>(d: *const SamekeyDeriver) -> Outcome<&'a UlidDeriver> {
     if d.is_null() {
@@ -75,13 +49,14 @@ pub extern "C" fn samekey_deriver_new(
     })
 }
 
-/// The 16-byte id of `fields` (packed items, `fields_len` bytes) at `time_ms`. Up to 16
-/// fields are read without allocating.
+/// The 16-byte id of `count` fields at `time_ms`, packed as items (a u32 LE length, then
+/// the bytes) in `fields_len` bytes. A few fields are read without allocating.
 #[no_mangle]
 pub extern "C" fn samekey_deriver_derive(
     handle: *const SamekeyDeriver,
     fields: *const u8,
     fields_len: usize,
+    count: usize,
     time_ms: i64,
     id: *mut u8,
     error: *mut *mut c_char,
@@ -89,28 +64,8 @@ pub extern "C" fn samekey_deriver_derive(
     call(error, || {
         let d = deriver(handle)?;
         let t = from_millis_i128(i128::from(time_ms))?;
-        let packed = bytes(fields, fields_len)?;
-        let mut stack: [&[u8]; 16] = [&[]; 16];
-        let mut count = 0;
-        let mut heap = Vec::new();
-        for field in Items(packed) {
-            let field = field?;
-            if count < stack.len() {
-                stack[count] = field;
-            } else {
-                if heap.is_empty() {
-                    heap.extend_from_slice(&stack);
-                }
-                heap.push(field);
-            }
-            count += 1;
-        }
-        let list = if count <= stack.len() {
-            &stack[..count]
-        } else {
-            &heap[..]
-        };
-        let ulid = d.derive(t, list)?;
+        let mut items = Request::items(bytes(fields, fields_len)?, count);
+        let ulid = items.with_fields(|_, fields| Ok(d.derive(t, fields)?))?;
         out(id, 16)?.copy_from_slice(ulid.as_bytes());
         Ok(())
     })
@@ -135,9 +90,6 @@ pub extern "C" fn samekey_deriver_derive_many(
 ) -> SamekeyStatus {
     call(error, || {
         let d = deriver(handle)?;
-        if width == 0 {
-            return Err(samekey::Error::NoFields.into());
-        }
         let dst = out(ids, 16 * rows)?;
         let times = if rows == 0 {
             &[][..]
@@ -147,43 +99,22 @@ pub extern "C" fn samekey_deriver_derive_many(
             // SAFETY: the caller provides `rows` times.
             unsafe { std::slice::from_raw_parts(times_ms, rows) }
         };
-        let mut items = Items(bytes(fields, fields_len)?);
-        let (mut ts, mut list) = (Vec::with_capacity(rows), Vec::with_capacity(rows * width));
-        let mut unread: Outcome = Ok(());
-        for &t in times {
-            let start = list.len();
-            let read = (0..width)
-                .try_for_each(|_| {
-                    list.push(
-                        items
-                            .next()
-                            .unwrap_or(Err(Failure::Argument("fewer fields than rows × width")))?,
-                    );
-                    Ok(())
-                })
-                .and_then(|()| Ok(from_millis_i128(i128::from(t))?));
-            match read {
-                Ok(t) => ts.push(t),
-                Err(e) => {
-                    list.truncate(start);
-                    unread = Err(e);
-                    break;
-                }
-            }
-        }
-        let mut derived: Vec<Ulid> = Vec::with_capacity(ts.len());
-        let result = d.derive_batch(
-            &ts,
-            &list,
+        let mut items = Request::items(bytes(fields, fields_len)?, rows * width);
+        let times = times.iter().map(|&t| from_millis_i128(i128::from(t)));
+        let mut slots = dst.chunks_exact_mut(16);
+        wire::derive_rows_with(
+            d,
+            &mut items,
             width,
+            times,
             NonZeroUsize::new(max_threads),
-            &mut derived,
-        );
-        for (slot, id) in dst.chunks_exact_mut(16).zip(&derived) {
-            slot.copy_from_slice(id.as_bytes());
-        }
-        result?;
-        unread
+            |id| {
+                if let Some(slot) = slots.next() {
+                    slot.copy_from_slice(id.as_bytes());
+                }
+            },
+        )?;
+        Ok(())
     })
 }
 

@@ -69,6 +69,19 @@ impl<'a> Request<'a> {
         Ok(r)
     }
 
+    /// A bare list of `count` items, with no header: the fields a prepared deriver takes
+    /// (its settings were given once, when it was made).
+    pub fn items(buf: &'a [u8], count: usize) -> Self {
+        Request {
+            codes: &[],
+            namespace: "",
+            secret: None,
+            count,
+            buf,
+            at: 0,
+        }
+    }
+
     /// The next length-prefixed item.
     pub fn item(&mut self) -> Result<&'a [u8]> {
         let len = self

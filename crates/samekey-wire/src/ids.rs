@@ -65,13 +65,28 @@ pub fn derive_many_ms(
     width: usize,
     times: impl IntoIterator<Item = core::result::Result<u64, Error>>,
     max_threads: Option<NonZeroUsize>,
-    mut out: impl FnMut(Ulid),
+    out: impl FnMut(Ulid),
 ) -> Result<()> {
     if width == 0 {
         return Err(Error::NoFields.into());
     }
     let mut r = Request::parse(packed)?;
     let deriver = UlidDeriver::new(r.primary()?, r.namespace, r.secret)?;
+    derive_rows_with(&deriver, &mut r, width, times, max_threads, out)
+}
+
+/// [`derive_many_ms`] with a deriver made beforehand, the rows' fields read from `r`.
+pub fn derive_rows_with(
+    deriver: &UlidDeriver,
+    r: &mut Request<'_>,
+    width: usize,
+    times: impl IntoIterator<Item = core::result::Result<u64, Error>>,
+    max_threads: Option<NonZeroUsize>,
+    mut out: impl FnMut(Ulid),
+) -> Result<()> {
+    if width == 0 {
+        return Err(Error::NoFields.into());
+    }
     let times = times.into_iter();
     let rows = times.size_hint().0;
     let (mut ts, mut fields) = (Vec::with_capacity(rows), Vec::with_capacity(rows * width));

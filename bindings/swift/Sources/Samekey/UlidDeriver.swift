@@ -53,7 +53,7 @@ public final class UlidDeriver: @unchecked Sendable {
             var raw = (UInt64(0), UInt64(0))
             try withUnsafeMutableBytes(of: &raw) { id in
                 try check {
-                    samekey_deriver_derive(handle, buffer.baseAddress, size, milliseconds,
+                    samekey_deriver_derive(handle, buffer.baseAddress, size, fields.count, milliseconds,
                                            id.baseAddress!.assumingMemoryBound(to: UInt8.self), $0)
                 }
             }

@@ -88,7 +88,7 @@ int main(void) {
   CHECK(samekey_deriver_new(T("v1"), T("posts"), NULL, 0, false, &deriver, &error) == SAMEKEY_STATUS_OK);
   uint8_t items[64];
   size_t items_len = put_item(items, put_item(items, 0, "hello-world", 11), "en", 2);
-  CHECK(samekey_deriver_derive(deriver, items, items_len, 1714564800000LL, id2, &error) == SAMEKEY_STATUS_OK);
+  CHECK(samekey_deriver_derive(deriver, items, items_len, 2, 1714564800000LL, id2, &error) == SAMEKEY_STATUS_OK);
   CHECK(memcmp(id1, id2, 16) == 0);
   uint8_t twice[128], pair[32];
   memcpy(twice, items, items_len);
@@ -96,10 +96,10 @@ int main(void) {
   int64_t same[2] = {1714564800000LL, 1714564800000LL};
   CHECK(samekey_deriver_derive_many(deriver, twice, 2 * items_len, 2, same, 2, 0, pair, &error) == SAMEKEY_STATUS_OK);
   CHECK(memcmp(pair, id1, 16) == 0 && memcmp(pair + 16, id1, 16) == 0);
-  CHECK(samekey_deriver_derive(deriver, items, items_len - 1, 0, id2, &error) == SAMEKEY_STATUS_INVALID_ARGUMENT);
+  CHECK(samekey_deriver_derive(deriver, items, items_len - 1, 2, 0, id2, &error) == SAMEKEY_STATUS_INVALID_ARGUMENT);
   samekey_string_free(error);
   error = NULL;
-  CHECK(samekey_deriver_derive(NULL, items, items_len, 0, id2, NULL) == SAMEKEY_STATUS_INVALID_ARGUMENT);
+  CHECK(samekey_deriver_derive(NULL, items, items_len, 2, 0, id2, NULL) == SAMEKEY_STATUS_INVALID_ARGUMENT);
   samekey_deriver_free(deriver);
   CHECK(samekey_deriver_new(T("v0"), T("posts"), NULL, 0, false, &deriver, &error) == SAMEKEY_STATUS_NAMESPACE_NOT_SUPPORTED);
   samekey_string_free(error);
