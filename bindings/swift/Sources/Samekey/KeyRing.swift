@@ -45,8 +45,10 @@ public struct KeyRing: Hashable, Sendable {
 
     /// The id under the primary scheme.
     public func derive(_ fields: String..., at date: Date, namespace: String = "", secret: Data? = nil) throws -> Ulid {
-        try Packer(codes: [codes[0]], namespace: namespace, secret: secret.map { [UInt8]($0) })
-            .derive(fields, milliseconds: milliseconds(of: date))
+        let t = milliseconds(of: date)
+        return try withPacked(codes: codes.prefix(1), namespace: namespace, secret: secret, fields) { p, n in
+            try Ulid(packed: p, count: n, milliseconds: t)
+        }
     }
 
     /// The id of each accepted scheme, primary first: look a document up by all of them
@@ -67,9 +69,10 @@ public struct KeyRing: Hashable, Sendable {
     func candidates<F: Collection>(
         of fields: F, milliseconds: Int64, namespace: String, secret: Data?
     ) throws -> [(scheme: Scheme, id: Ulid)] where F.Element: Field {
-        let packer = Packer(codes: codes, namespace: namespace, secret: secret.map { [UInt8]($0) })
         var result: UnsafeMutablePointer<CChar>?
-        try packer.withPacked(fields) { p, n in try check { samekey_candidates(p, n, milliseconds, &result, $0) } }
+        try withPacked(codes: codes, namespace: namespace, secret: secret, fields) { p, n in
+            try check { samekey_candidates(p, n, milliseconds, &result, $0) }
+        }
         let words = taken(result).split(separator: " ")
         return try stride(from: 0, to: words.count - 1, by: 2).map {
             (Scheme(String(words[$0])), try Ulid(parsing: String(words[$0 + 1])))
@@ -101,10 +104,9 @@ public struct KeyRing: Hashable, Sendable {
     func verify<F: Collection>(
         _ id: Ulid, of fields: F, milliseconds: Int64, namespace: String, secret: Data?
     ) throws -> Scheme where F.Element: Field {
-        let packer = Packer(codes: codes, namespace: namespace, secret: secret.map { [UInt8]($0) })
         let bytes = id.bytes
         let name = try textOut(capacity: schemeCapacity) { out in
-            try packer.withPacked(fields) { p, n in
+            try withPacked(codes: codes, namespace: namespace, secret: secret, fields) { p, n in
                 try check { samekey_verify(p, n, bytes, milliseconds, out, $0) }
             }
         }

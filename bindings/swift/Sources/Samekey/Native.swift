@@ -62,64 +62,26 @@ func takenBytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ count: Int) -> [UInt8
 let keyCapacity = 72
 let schemeCapacity = 3
 
-/// A packed request (samekey-wire): the scheme codes (primary first), the secret flag,
-/// the field count (u32 LE), then length-prefixed items: namespace, secret, fields.
-struct Packer {
-    /// Everything before the field count.
-    let head: [UInt8]
-    /// The namespace and secret items, after the field count.
-    let items: [UInt8]
-
-    init(codes: [UInt8], namespace: String, secret: [UInt8]?) {
-        head = [UInt8(codes.count)] + codes + [secret == nil ? 0 : 1]
-        var items: [UInt8] = []
-        Packer.appendItem(&items, Array(namespace.utf8))
-        if let secret { Packer.appendItem(&items, secret) }
-        self.items = items
-    }
-
-    static func appendItem(_ buffer: inout [UInt8], _ item: [UInt8]) {
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: item.count).littleEndian) { buffer.append(contentsOf: $0) }
-        buffer.append(contentsOf: item)
-    }
-
-    /// `fields` packed after the head and items, for the duration of `body`: on the stack
-    /// when small (no heap allocation), each text's bytes read from its own storage.
-    @inline(__always)
-    func withPacked<F: Collection, R>(
-        _ fields: F, _ body: (UnsafePointer<UInt8>, Int) throws -> R
-    ) rethrows -> R where F.Element: Field {
-        var size = head.count + 4 + items.count
-        for field in fields { size += 4 + field.byteCount }
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
-            var out = Writer(buffer)
-            head.withUnsafeBytes { out.put($0) }
-            out.putLength(fields.count)
-            items.withUnsafeBytes { out.put($0) }
-            for field in fields { out.putItem(field) }
-            return try body(UnsafePointer(buffer.baseAddress!), size)
-        }
-    }
-
-    /// A one-off request packed for the duration of `body`, with no `Packer` made: the
-    /// one-call API's path, no heap allocation.
-    @inline(__always)
-    static func withPacked<F: Collection, R>(
-        code: UInt8, namespace: String, secret: Data?, _ fields: F, _ body: (UnsafePointer<UInt8>, Int) throws -> R
-    ) rethrows -> R where F.Element: Field {
-        var size = 3 + 4 + 4 + namespace.byteCount + (secret.map { 4 + $0.count } ?? 0)
-        for field in fields { size += 4 + field.byteCount }
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
-            var out = Writer(buffer)
-            out.putByte(1)
-            out.putByte(code)
-            out.putByte(secret == nil ? 0 : 1)
-            out.putLength(fields.count)
-            out.putItem(namespace)
-            if let secret { out.putItem(secret) }
-            for field in fields { out.putItem(field) }
-            return try body(UnsafePointer(buffer.baseAddress!), size)
-        }
+/// A request packed (samekey-wire's format: the scheme codes, primary first, the secret
+/// flag, the field count as a u32 LE, then length-prefixed items: namespace, secret,
+/// fields) for the duration of `body`, on the stack when small: no heap allocation, each
+/// text's bytes read from its own storage.
+@inline(__always)
+func withPacked<C: Collection, F: Collection, R>(
+    codes: C, namespace: String, secret: Data?, _ fields: F, _ body: (UnsafePointer<UInt8>, Int) throws -> R
+) rethrows -> R where C.Element == UInt8, F.Element: Field {
+    var size = 1 + codes.count + 1 + 4 + 4 + namespace.byteCount + (secret.map { 4 + $0.count } ?? 0)
+    for field in fields { size += 4 + field.byteCount }
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+        var out = Writer(buffer)
+        out.putByte(UInt8(codes.count))
+        for code in codes { out.putByte(code) }
+        out.putByte(secret == nil ? 0 : 1)
+        out.putLength(fields.count)
+        out.putItem(namespace)
+        if let secret { out.putItem(secret) }
+        for field in fields { out.putItem(field) }
+        return try body(UnsafePointer(buffer.baseAddress!), size)
     }
 }
 

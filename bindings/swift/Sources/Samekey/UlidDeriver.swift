@@ -222,7 +222,7 @@ extension Ulid {
         _ fields: F, _ milliseconds: Int64, _ namespace: String, _ scheme: Scheme, _ secret: Data?
     ) throws -> Ulid where F.Element: Field {
         let code = try scheme.code()
-        return try Packer.withPacked(code: code, namespace: namespace, secret: secret, fields) { p, n in
+        return try withPacked(codes: CollectionOfOne(code), namespace: namespace, secret: secret, fields) { p, n in
             try Ulid(packed: p, count: n, milliseconds: milliseconds)
         }
     }
@@ -242,28 +242,22 @@ extension Ulid {
     /// The exact bytes hashed for an id of these fields (spec §4), to explain a mismatch;
     /// a secret's key is not part of them.
     public static func message(_ fields: [String], namespace: String = "", scheme: Scheme = .v1) throws -> Data {
-        try Data(Packer(codes: [try scheme.code()], namespace: namespace, secret: nil).message(fields))
+        try message(of: fields, namespace, scheme)
     }
 
     /// ``message(_:namespace:scheme:)`` of byte fields.
     public static func message(bytes fields: [Data], namespace: String = "", scheme: Scheme = .v1) throws -> Data {
-        try Data(Packer(codes: [try scheme.code()], namespace: namespace, secret: nil).message(fields))
-    }
-}
-
-extension Packer {
-    /// One id: one C call on the packed request.
-    @inline(__always)
-    func derive<F: Collection>(_ fields: F, milliseconds: Int64) throws -> Ulid where F.Element: Field {
-        try withPacked(fields) { packed, size in try Ulid(packed: packed, count: size, milliseconds: milliseconds) }
+        try message(of: fields, namespace, scheme)
     }
 
-    func message<F: Collection>(_ fields: F) throws -> [UInt8] where F.Element: Field {
+    private static func message<F: Collection>(of fields: F, _ namespace: String, _ scheme: Scheme) throws -> Data
+    where F.Element: Field {
+        let code = try scheme.code()
         var pointer: UnsafeMutablePointer<UInt8>?
         var count = 0
-        try withPacked(fields) { packed, size in
-            try check { samekey_ulid_message(packed, size, &pointer, &count, $0) }
+        try withPacked(codes: CollectionOfOne(code), namespace: namespace, secret: nil, fields) { p, n in
+            try check { samekey_ulid_message(p, n, &pointer, &count, $0) }
         }
-        return takenBytes(pointer, count)
+        return Data(takenBytes(pointer, count))
     }
 }
