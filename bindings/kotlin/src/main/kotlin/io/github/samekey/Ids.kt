@@ -86,35 +86,17 @@ public class UlidDeriver @JvmOverloads constructor(
     /**
      * The ids of many rows at once, in row order: row `i` is the fields `columns[c][i]` at
      * `times[i]`. The same ids, and on a bad row the same error, as [derive] row by row.
+     * A batch of a few thousand rows or more is split over up to [maxThreads] threads of
+     * the common `ForkJoinPool` (0: one per core; 1 keeps it on the calling thread, as a
+     * Spark task or any caller that is one of many threads may want).
      *
      * ```
      * val ids = posts.deriveMany(times, listOf(slugs, langs))
      * ```
      */
-    public fun deriveMany(times: List<Instant>, columns: List<List<String>>): List<Ulid> {
-        val width = columns.size
-        require(columns.all { it.size == times.size }) { "every column needs one value per time (${times.size})" }
-        var units = 0L
-        for (column in columns) for (value in column) units += value.length
-        val packer = TextPacker(times.size * width, units)
-        // A row with a lone surrogate fails as it would row by row: after the rows before it.
-        var rows = times.size
-        var bad: SamekeyException? = null
-        rows@ for (r in 0 until rows) {
-            for (c in 0 until width) {
-                val value = columns[c][r]
-                if (!packer.add(value)) {
-                    bad = loneSurrogate(value, "row $r, field $c")
-                    rows = r
-                    break@rows
-                }
-            }
-        }
-        val ms = LongArray(rows) { millis(times[it]) }
-        val halves = prepared.deriveBatch(ms, packer.packed(rows * width), width)
-        bad?.let { throw it }
-        return List(rows) { Ulid.ofBits(halves[2 * it], halves[2 * it + 1]) }
-    }
+    @JvmOverloads
+    public fun deriveMany(times: List<Instant>, columns: List<List<String>>, maxThreads: Int = 0): List<Ulid> =
+        deriveRows(prepared, times, columns, maxThreads)
 
     /**
      * Ends this deriver's use: later calls throw `IllegalStateException`. Its native state

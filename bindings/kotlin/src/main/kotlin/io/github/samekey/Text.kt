@@ -70,7 +70,8 @@ internal fun copyAscii(text: String, dst: ByteArray, at: Int) {
 /**
  * Text values packed as UTF-8 into one array, with each value's end: an ASCII value is
  * copied a character a byte, with no array of its own; any other through [utf8OrNull],
- * checked. [units] (the values' UTF-16 lengths added up) sizes the array for ASCII.
+ * checked. The array starts at [units] bytes (the values' UTF-16 lengths added up fit
+ * ASCII) and grows as it must.
  */
 internal class TextPacker(values: Int, units: Long) {
     private var bytes = ByteArray(sizeOrFail(units).toInt())

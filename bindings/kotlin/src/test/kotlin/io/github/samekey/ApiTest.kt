@@ -158,6 +158,32 @@ class ApiTest {
     }
 
     @Test
+    fun aBatchSplitOverThreadsGivesTheIdsAndTheErrorOfRowByRow() {
+        val posts = UlidDeriver(namespace = "posts")
+        // Parts of at least half the threshold: three or more parts wherever there are cores.
+        val n = 3 * PARALLEL_MIN_ROWS + 7
+        val times = List(n) { published.plusMillis(it * 13L) }
+        val slugs = List(n) { if (it % 3 == 0) "post-$it-\u00e9" else "post-$it" }
+        val langs = List(n) { "en" }
+        val one = posts.deriveMany(times, listOf(slugs, langs), maxThreads = 1)
+        assertEquals(List(n) { posts.derive(times[it], slugs[it], langs[it]) }, one)
+        for (threads in 0..4) assertEquals(one, posts.deriveMany(times, listOf(slugs, langs), threads), "maxThreads $threads")
+        // A failure in the first part and one in the last: the first row's wins, whichever it is.
+        val (early, late) = 10 to n - 5
+        fun timeAt(row: Int) = times.toMutableList().also { it[row] = Instant.ofEpochMilli(-1) }
+        fun surrogateAt(row: Int) = slugs.toMutableList().also { it[row] = "\uD800" }
+        for (threads in listOf(0, 1, 3)) {
+            fun code(t: List<Instant>, s: List<String>) =
+                assertThrows<SamekeyException> { posts.deriveMany(t, listOf(s, langs), threads) }.code
+            assertEquals("timestamp_out_of_range", code(timeAt(early), surrogateAt(late)))
+            assertEquals("invalid_string", code(timeAt(late), surrogateAt(early)))
+            assertEquals("invalid_string", code(times, surrogateAt(late)))
+            assertEquals("timestamp_out_of_range", code(timeAt(late), slugs))
+        }
+        assertThrows<IllegalArgumentException> { posts.deriveMany(times, listOf(slugs, langs), -1) }
+    }
+
+    @Test
     fun textBytesAreTheIdsCharacters() {
         val posts = UlidDeriver(namespace = "posts", scheme = Scheme.V2)
         val fields = arrayOf("a\u0000b".toByteArray(), ByteArray(0), "\u00e9\uD83D\uDE00".toByteArray())

@@ -1,0 +1,82 @@
+package io.github.samekey
+
+import java.time.Instant
+import java.util.concurrent.ForkJoinTask
+import java.util.concurrent.RecursiveAction
+
+/**
+ * Rows of a batch below this many are derived on the calling thread; a larger batch is cut
+ * into parts of at least half this many, one per core, run in the common ForkJoinPool with
+ * the caller taking the first. `IdBench` (`just jvm::jmh`) measured where the split pays.
+ */
+internal const val PARALLEL_MIN_ROWS = 4096
+
+/**
+ * The ids of `times.size` rows of text fields (row `i` is `columns[c][i]` at `times[i]`)
+ * on up to [maxThreads] threads (0: one per core), in row order; on a bad row, that row's
+ * error, thrown after the rows before it were derived, as row by row.
+ */
+internal fun deriveRows(deriver: NativeDeriver, times: List<Instant>, columns: List<List<String>>, maxThreads: Int): List<Ulid> {
+    require(maxThreads >= 0) { "maxThreads must be 0 (one thread per core) or more, not $maxThreads" }
+    require(columns.all { it.size == times.size }) { "every column needs one value per time (${times.size})" }
+    val rows = times.size
+    val ids = arrayOfNulls<Ulid>(rows)
+    val cores = Runtime.getRuntime().availableProcessors()
+    val parts = if (rows < PARALLEL_MIN_ROWS) 1 else minOf(if (maxThreads == 0) cores else maxThreads, cores, rows / (PARALLEL_MIN_ROWS / 2))
+    val per = (rows + parts - 1) / maxOf(parts, 1)
+    val tasks = List(parts) { Part(deriver, times, columns, it * per, minOf(rows, (it + 1) * per), ids) }
+    if (parts == 1) tasks[0].invoke() else ForkJoinTask.invokeAll(tasks)
+    // Parts are in row order, and each stopped at its first failing row: the first
+    // failure found is the batch's first failing row.
+    tasks.firstNotNullOfOrNull { it.failure }?.let { throw it }
+    @Suppress("UNCHECKED_CAST")
+    return java.util.ArrayList((ids as Array<Ulid>).asList())
+}
+
+/** Rows `from until to`: packed, derived in one native call, and written into [ids]. */
+private class Part(
+    private val deriver: NativeDeriver,
+    private val times: List<Instant>,
+    private val columns: List<List<String>>,
+    private val from: Int,
+    private val to: Int,
+    private val ids: Array<Ulid?>,
+) : RecursiveAction() {
+    /** The part's first failing row's error, or null. */
+    var failure: Throwable? = null
+
+    override fun compute() {
+        try {
+            derive()
+        } catch (e: Throwable) {
+            failure = e
+        }
+    }
+
+    private fun derive() {
+        val width = columns.size
+        if (from == to) return
+        // Sized for rows like the first, up to 16 MiB (a pass over every value cost 5 ns a
+        // row); it grows as it must.
+        var first = 0L
+        for (column in columns) first += column[from].length
+        val packer = TextPacker((to - from) * width, minOf(maxOf(first, 8L) * (to - from), 1L shl 24))
+        // A row with a lone surrogate fails as it would row by row: after the rows before it.
+        var end = to
+        var bad: SamekeyException? = null
+        rows@ for (r in from until to) {
+            for (c in 0 until width) {
+                val value = columns[c][r]
+                if (!packer.add(value)) {
+                    bad = loneSurrogate(value, "row $r, field $c")
+                    end = r
+                    break@rows
+                }
+            }
+        }
+        val ms = LongArray(end - from) { millis(times[from + it]) }
+        val halves = deriver.deriveBatch(ms, packer.packed((end - from) * width), width)
+        for (i in ms.indices) ids[from + i] = Ulid.ofBits(halves[2 * i], halves[2 * i + 1])
+        bad?.let { throw it }
+    }
+}
