@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SamekeyFFI
 
@@ -90,25 +91,25 @@ public final class UlidDeriver: @unchecked Sendable {
 
     /// The ids of many rows in one call into the core, in order: every row has the same
     /// number of fields, and `milliseconds` one time per row. Rows of at least
-    /// ``parallelMinRows`` are spread over up to `maxThreads` threads (0: one per core).
-    /// `ids` is replaced by the result, keeping its storage when it is large enough.
+    /// ``parallelMinRows`` are spread over up to `maxThreads` threads (0: one per core; 1
+    /// keeps the batch on the calling thread). `ids` is replaced by the result, keeping its
+    /// storage when it is large enough; on an error it is left empty.
     public func derive(
         rows: [[String]], milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int = 0
     ) throws {
         let width = rows.first?.count ?? 0
-        var size = 0
-        for row in rows {
-            guard row.count == width else {
-                throw SamekeyError(code: .invalidArgument, message: "every row needs the same number of fields (\(width))")
-            }
-            for field in row { size += 4 + field.utf8.count }
+        for row in rows where row.count != width {
+            throw SamekeyError(code: .invalidArgument, message: "every row needs the same number of fields (\(width))")
         }
-        try deriveMany(rows: rows.count, width: width, size: size, milliseconds: milliseconds, into: &ids,
-                       maxThreads: maxThreads) { out in
-            for row in rows {
-                for field in row { out.putItem(field) }
-            }
-        }
+        try deriveMany(rows: rows.count, width: width, milliseconds: milliseconds, into: &ids, maxThreads: maxThreads,
+                       size: { part in
+                           var size = 0
+                           for row in rows[part] { for field in row { size += 4 + field.utf8.count } }
+                           return size
+                       },
+                       pack: { part, out in
+                           for row in rows[part] { for field in row { out.putItem(field) } }
+                       })
     }
 
     /// The ids of rows given as columns, one array per field (`[slugs, langs]`), each with
@@ -117,25 +118,25 @@ public final class UlidDeriver: @unchecked Sendable {
         columns: [[String]], milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int = 0
     ) throws {
         let rows = milliseconds.count
-        var size = 0
-        for column in columns {
-            guard column.count == rows else {
-                throw SamekeyError(code: .invalidArgument, message: "a column of \(column.count) fields for \(rows) times")
-            }
-            for field in column { size += 4 + field.utf8.count }
+        for column in columns where column.count != rows {
+            throw SamekeyError(code: .invalidArgument, message: "a column of \(column.count) fields for \(rows) times")
         }
-        try deriveMany(rows: rows, width: columns.count, size: size, milliseconds: milliseconds, into: &ids,
-                       maxThreads: maxThreads) { out in
-            for row in 0..<rows {
-                for column in columns { out.putItem(column[row]) }
-            }
-        }
+        try deriveMany(rows: rows, width: columns.count, milliseconds: milliseconds, into: &ids, maxThreads: maxThreads,
+                       size: { part in
+                           var size = 0
+                           for column in columns { for field in column[part] { size += 4 + field.utf8.count } }
+                           return size
+                       },
+                       pack: { part, out in
+                           for row in part { for column in columns { out.putItem(column[row]) } }
+                       })
     }
 
-    /// One C call for `rows` rows of `width` fields that `pack` writes (`size` bytes).
+    /// `rows` rows of `width` fields, cut into parts (one per thread) that `size` measures and
+    /// `pack` writes; the first failing part's error is the batch's, its first failing row's.
     private func deriveMany(
-        rows: Int, width: Int, size: Int, milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int,
-        pack: (inout Writer) -> Void
+        rows: Int, width: Int, milliseconds: [Int64], into ids: inout [Ulid], maxThreads: Int,
+        size: (Range<Int>) -> Int, pack: (Range<Int>, inout Writer) -> Void
     ) throws {
         guard rows == milliseconds.count else {
             throw SamekeyError(code: .invalidArgument, message: "\(rows) rows but \(milliseconds.count) times: one time per row")
@@ -145,21 +146,51 @@ public final class UlidDeriver: @unchecked Sendable {
         }
         ids.removeAll(keepingCapacity: true)
         guard rows > 0 else { return }
-        ids.reserveCapacity(rows)
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size + 16 * rows) { buffer in
-            var out = Writer(buffer)
-            pack(&out)
-            let derived = buffer.baseAddress! + size
-            try milliseconds.withUnsafeBufferPointer { t in
-                try check {
-                    samekey_deriver_derive_many(handle, buffer.baseAddress, size, width, t.baseAddress, rows, maxThreads,
-                                                derived, $0)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let parts = rows < parallelMinRows
+            ? 1 : max(1, min(maxThreads == 0 ? cores : maxThreads, cores, rows / (parallelMinRows / 2)))
+        let per = (rows + parts - 1) / parts
+        ids.append(contentsOf: repeatElement(Ulid(high: 0, low: 0), count: rows))
+        var failures = [Error?](repeating: nil, count: parts)
+        milliseconds.withUnsafeBufferPointer { times in
+            ids.withUnsafeMutableBufferPointer { out in
+                failures.withUnsafeMutableBufferPointer { failed in
+                    // Each part writes only its own rows of `out` and its own slot of `failed`.
+                    let part = { (p: Int) in p * per..<min(rows, (p + 1) * per) }
+                    if parts == 1 {
+                        failed[0] = failure { try derivePart(part(0), width, times, out, size, pack) }
+                    } else {
+                        DispatchQueue.concurrentPerform(iterations: parts) { p in
+                            failed[p] = failure { try derivePart(part(p), width, times, out, size, pack) }
+                        }
+                    }
                 }
             }
-            let raw = UnsafeRawBufferPointer(start: derived, count: 16 * rows)
-            for i in 0..<rows {
-                ids.append(Ulid(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i, as: UInt64.self)),
-                                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i + 8, as: UInt64.self))))
+        }
+        if let first = failures.lazy.compactMap({ $0 }).first {
+            ids.removeAll(keepingCapacity: true)
+            throw first
+        }
+    }
+
+    /// One C call, on this thread, for the rows `part` of `times`, into the same rows of `out`.
+    private func derivePart(
+        _ part: Range<Int>, _ width: Int, _ times: UnsafeBufferPointer<Int64>, _ out: UnsafeMutableBufferPointer<Ulid>,
+        _ size: (Range<Int>) -> Int, _ pack: (Range<Int>, inout Writer) -> Void
+    ) throws {
+        let size = size(part)
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size + 16 * part.count) { buffer in
+            var writer = Writer(buffer)
+            pack(part, &writer)
+            let derived = buffer.baseAddress! + size
+            try check {
+                samekey_deriver_derive_many(handle, buffer.baseAddress, size, width, times.baseAddress! + part.lowerBound,
+                                            part.count, 1, derived, $0)
+            }
+            let raw = UnsafeRawBufferPointer(start: derived, count: 16 * part.count)
+            for (i, row) in part.enumerated() {
+                out[row] = Ulid(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i, as: UInt64.self)),
+                                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16 * i + 8, as: UInt64.self)))
             }
         }
     }
@@ -182,9 +213,20 @@ public final class UlidDeriver: @unchecked Sendable {
     }
 }
 
-/// The smallest batch that a deriver spreads over threads: below it, starting threads
-/// costs more than it saves.
-public let parallelMinRows = Int(samekey_parallel_min_rows())
+/// The error `body` throws, or nil.
+private func failure(of body: () throws -> Void) -> Error? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The smallest batch that a deriver spreads over threads (Dispatch's pool, each thread a
+/// part of at least half this many rows): below it, the hand-off costs more than it saves
+/// (`just swift::bench` measures 10,000 rows on one thread and on every core).
+public let parallelMinRows = 4096
 
 extension Ulid {
     /// The id of text fields at a time, under `scheme` in `namespace`, keyed with `secret`

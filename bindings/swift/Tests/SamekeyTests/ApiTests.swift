@@ -111,6 +111,33 @@ final class ApiTests: XCTestCase {
         }
     }
 
+    func testABatchOverThreadsIsTheBatchOnOneThread() throws {
+        let posts = try UlidDeriver(namespace: "posts")
+        // Parts of at least half parallelMinRows: three or more wherever there are cores.
+        let count = 3 * parallelMinRows + 7
+        let rows = (0..<count).map { [$0 % 3 == 0 ? "post-\($0)-\u{e9}" : "post-\($0)", "en"] }
+        var times = (0..<count).map { 1_714_564_800_000 + 13 * Int64($0) }
+        let one = try posts.derive(rows: rows, milliseconds: times, maxThreads: 1)
+        XCTAssertEqual(one, try zip(rows, times).map { try posts.derive($0, milliseconds: $1) })
+        for threads in 0...4 {
+            XCTAssertEqual(try posts.derive(rows: rows, milliseconds: times, maxThreads: threads), one, "maxThreads \(threads)")
+        }
+        // A bad time in the first part and one in the last: the first row's is the error.
+        times[10] = -5
+        times[count - 5] = -7
+        for threads in [0, 1, 3] {
+            var ids = one
+            XCTAssertThrowsError(try posts.derive(rows: rows, milliseconds: times, into: &ids, maxThreads: threads)) {
+                XCTAssertEqual(($0 as? SamekeyError)?.code, .timestampOutOfRange)
+                XCTAssertTrue("\($0)".contains("-5") && !"\($0)".contains("-7"), "\($0)")
+            }
+            XCTAssertEqual(ids, [], "maxThreads \(threads)")
+        }
+        XCTAssertThrowsError(try posts.derive(rows: rows, milliseconds: times, maxThreads: -1)) {
+            XCTAssertEqual(($0 as? SamekeyError)?.code, .invalidArgument)
+        }
+    }
+
     func testErrorsHaveTheirCodeAndText() {
         XCTAssertThrowsError(try UlidDeriver(namespace: "posts", scheme: .v0)) { error in
             guard let e = error as? SamekeyError else { return XCTFail("\(error)") }

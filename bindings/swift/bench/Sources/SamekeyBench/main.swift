@@ -34,8 +34,10 @@ let packed: [[UInt8]] = slugs.map { slug in
 }
 
 let megabyte = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131) })
-let batchRows = (0..<10_000).map { [slugs[$0 % 1024], "en"] }
-let batchTimes = (0..<10_000).map { times[$0 % 1024] }
+// 10,000 posts, each its own slug (a batch of one slug repeated would have the threads of
+// an every-core batch retaining the same strings, a contention real data does not have).
+let batchRows = (0..<10_000).map { [String(format: "post-%015d", $0), "en"] }
+let batchTimes = (0..<10_000).map { 1_714_564_800_000 + Int64($0) }
 let batchColumns = [batchRows.map { $0[0] }, batchRows.map { $0[1] }]
 /// The core's own batch: a prepared deriver of the C ABI and rows packed once.
 let batchPacked: [UInt8] = batchRows.flatMap { row in
