@@ -91,14 +91,7 @@ pub extern "C" fn samekey_deriver_derive_many(
     call(error, || {
         let d = deriver(handle)?;
         let dst = out(ids, 16 * rows)?;
-        let times = if rows == 0 {
-            &[][..]
-        } else if times_ms.is_null() {
-            return Err(Failure::Argument("NULL times"));
-        } else {
-            // SAFETY: the caller provides `rows` times.
-            unsafe { std::slice::from_raw_parts(times_ms, rows) }
-        };
+        let times = times(times_ms, rows)?;
         let mut items = Request::items(bytes(fields, fields_len)?, rows * width);
         let times = times.iter().map(|&t| from_millis_i128(i128::from(t)));
         let mut slots = dst.chunks_exact_mut(16);

@@ -59,16 +59,7 @@ pub(crate) fn derive_rows(
     max_threads: usize,
     mut write: impl FnMut(Ulid),
 ) -> Outcome {
-    if times_ms.is_null() && rows > 0 {
-        return Err(Failure::Argument("NULL times"));
-    }
-    // SAFETY: the caller provides `rows` times.
-    let times = if rows == 0 {
-        &[][..]
-    } else {
-        unsafe { std::slice::from_raw_parts(times_ms, rows) }
-    };
-    let checked = times
+    let checked = times(times_ms, rows)?
         .iter()
         .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
     Ok(wire::derive_many_ms(

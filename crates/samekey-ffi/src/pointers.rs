@@ -23,6 +23,18 @@ pub(crate) fn bytes<'a>(ptr: *const u8, len: usize) -> Outcome<&'a [u8]> {
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
+/// The caller's `rows` times in milliseconds (NULL allowed for none).
+pub(crate) fn times<'a>(ptr: *const i64, rows: usize) -> Outcome<&'a [i64]> {
+    if rows == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Failure::Argument("NULL times"));
+    }
+    // SAFETY: the caller provides `rows` times.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, rows) })
+}
+
 pub(crate) fn text<'a>(ptr: *const u8, len: usize) -> Outcome<&'a str> {
     Ok(samekey::text::from_utf8(bytes(ptr, len)?)?)
 }

@@ -6,8 +6,8 @@ import java.util.concurrent.RecursiveAction
 
 /**
  * Rows of a batch below this many are derived on the calling thread; a larger batch is cut
- * into parts of at least half this many, one per core, run in the common ForkJoinPool with
- * the caller taking the first. `IdBench` (`just jvm::jmh`) measured where the split pays.
+ * into parts of at least half this many, up to two per core, run in the common
+ * ForkJoinPool with the caller taking the first. `IdBench` (`just jvm::jmh`) measured where the split pays.
  */
 internal const val PARALLEL_MIN_ROWS = 4096
 
@@ -22,7 +22,11 @@ internal fun deriveRows(deriver: NativeDeriver, times: List<Instant>, columns: L
     val rows = times.size
     val ids = arrayOfNulls<Ulid>(rows)
     val cores = Runtime.getRuntime().availableProcessors()
-    val parts = if (rows < PARALLEL_MIN_ROWS) 1 else minOf(if (maxThreads == 0) cores else maxThreads, cores, rows / (PARALLEL_MIN_ROWS / 2))
+    // On every core, two parts a core where they stay large: the pool has a worker fewer
+    // than cores, and the thread that finishes first takes what a late worker has not
+    // started. A cap keeps one part a thread, so that no more than maxThreads run.
+    val wanted = if (maxThreads == 0) 2 * cores else minOf(maxThreads, cores)
+    val parts = if (rows < PARALLEL_MIN_ROWS) 1 else maxOf(1, minOf(wanted, rows / (PARALLEL_MIN_ROWS / 2)))
     val per = (rows + parts - 1) / maxOf(parts, 1)
     val tasks = List(parts) { Part(deriver, times, columns, it * per, minOf(rows, (it + 1) * per), ids) }
     if (parts == 1) tasks[0].invoke() else ForkJoinTask.invokeAll(tasks)
