@@ -93,7 +93,6 @@ pub extern "C" fn samekey_deriver_derive_many(
         let dst = out(ids, 16 * rows)?;
         let times = times(times_ms, rows)?;
         let mut items = Request::items(bytes(fields, fields_len)?, rows * width);
-        let times = times.iter().map(|&t| from_millis_i128(i128::from(t)));
         let mut slots = dst.chunks_exact_mut(16);
         wire::derive_rows_with(
             d,

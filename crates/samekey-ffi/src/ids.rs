@@ -59,9 +59,7 @@ pub(crate) fn derive_rows(
     max_threads: usize,
     mut write: impl FnMut(Ulid),
 ) -> Outcome {
-    let checked = times(times_ms, rows)?
-        .iter()
-        .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t)));
+    let checked = times(times_ms, rows)?;
     Ok(wire::derive_many_ms(
         bytes(packed, packed_len)?,
         width,

@@ -23,16 +23,23 @@ pub(crate) fn bytes<'a>(ptr: *const u8, len: usize) -> Outcome<&'a [u8]> {
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// The caller's `rows` times in milliseconds (NULL allowed for none).
-pub(crate) fn times<'a>(ptr: *const i64, rows: usize) -> Outcome<&'a [i64]> {
-    if rows == 0 {
-        return Ok(&[]);
-    }
-    if ptr.is_null() {
+/// The caller's `rows` times in milliseconds (NULL allowed for none), each converted
+/// when it is read: a batch stops at its first row whose time is out of range.
+pub(crate) fn times<'a>(
+    ptr: *const i64,
+    rows: usize,
+) -> Outcome<impl Iterator<Item = samekey::Result<u64>> + 'a> {
+    let times: &[i64] = if rows == 0 {
+        &[]
+    } else if ptr.is_null() {
         return Err(Failure::Argument("NULL times"));
-    }
-    // SAFETY: the caller provides `rows` times.
-    Ok(unsafe { std::slice::from_raw_parts(ptr, rows) })
+    } else {
+        // SAFETY: the caller provides `rows` times.
+        unsafe { std::slice::from_raw_parts(ptr, rows) }
+    };
+    Ok(times
+        .iter()
+        .map(|&t| samekey::timestamp::from_millis_i128(i128::from(t))))
 }
 
 pub(crate) fn text<'a>(ptr: *const u8, len: usize) -> Outcome<&'a str> {

@@ -27,7 +27,7 @@ internal fun deriveRows(deriver: NativeDeriver, times: List<Instant>, columns: L
     // started. A cap keeps one part a thread, so that no more than maxThreads run.
     val wanted = if (maxThreads == 0) 2 * cores else minOf(maxThreads, cores)
     val parts = if (rows < PARALLEL_MIN_ROWS) 1 else maxOf(1, minOf(wanted, rows / (PARALLEL_MIN_ROWS / 2)))
-    val per = (rows + parts - 1) / maxOf(parts, 1)
+    val per = (rows + parts - 1) / parts
     val tasks = List(parts) { Part(deriver, times, columns, it * per, minOf(rows, (it + 1) * per), ids) }
     if (parts == 1) tasks[0].invoke() else ForkJoinTask.invokeAll(tasks)
     // Parts are in row order, and each stopped at its first failing row: the first
