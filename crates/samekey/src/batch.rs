@@ -7,11 +7,11 @@ use core::num::NonZeroUsize;
 
 use crate::error::{Error, Result};
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-use crate::tagged::{Lanes, Message, Midstate};
+use crate::tagged::{head, Lanes, Message, Midstate};
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 use crate::timestamp;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-use crate::ulid::{assemble, Fields, Prefix};
+use crate::ulid::{assemble_head, Fields, Prefix};
 use crate::ulid::{Ulid, UlidDeriver};
 
 /// Batches of fewer rows than this run on the calling thread, and each thread of a larger
@@ -150,9 +150,9 @@ fn fill_lanes<F: AsRef<[u8]>>(
     slots: &mut [Ulid],
 ) -> core::result::Result<(), Failure> {
     let times = rows.times;
-    let mut put = |i: usize, digest: [u8; 32]| {
+    let mut put = |i: usize, head: [u32; 3]| {
         // The time passed `check_ms` when the row was framed.
-        slots[i] = assemble(times[i], &digest);
+        slots[i] = assemble_head(times[i], head);
     };
     let result = rows.each(|i, t, row| {
         timestamp::check_ms(t)?;
@@ -169,7 +169,7 @@ fn fill_lanes<F: AsRef<[u8]>>(
         }
         // Too long for one block: hashed alone, from the lane's buffer.
         let digest = state.digest_framed(lanes.next_framed(), &message)?;
-        put(i, digest);
+        put(i, head(&digest));
         Ok(())
     });
     // Rows kept before a failing one are still the batch's output.

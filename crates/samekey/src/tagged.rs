@@ -27,7 +27,7 @@ use crate::framing::Sink;
 use crate::scheme::{tag_block, Purpose, Scheme, V2_SECRET_CONTEXT};
 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-pub(crate) use self::lanes::Lanes;
+pub(crate) use self::lanes::{head, Lanes};
 
 /// The hash state after `block(tag)` of one scheme, purpose and secret.
 #[derive(Clone)]
