@@ -12,9 +12,11 @@
 //! The id is written back over the first bytes: its 26 characters, or its halves (most
 //! significant first) as two little-endian longs.
 //!
-//! **Rows** are a batch's fields in one `byte[]` with each field's end offset in an
-//! `int[]` (field `i` is `packed[ends[i - 1]..ends[i]]`), `width` fields a row, and one
-//! `long` of milliseconds a row.
+//! **Columns** are a batch's fields in one `byte[]`, a column after another, with each
+//! field's end offset in an `int[]` (field `i` is `packed[ends[i - 1]..ends[i]]`): of
+//! `rows` rows of `width` fields, field `c * rows + r` is row `r`'s field `c`; one `long`
+//! of milliseconds a row. (A column at a time, the JVM side reads each column through one
+//! `List` type and checks a repeated value once: a fifth faster than row after row.)
 
 use alloc::vec::Vec;
 
@@ -82,25 +84,36 @@ pub fn halves(id: Ulid) -> [i64; 2] {
     [(bits >> 64) as i64, bits as i64]
 }
 
-/// The fields of rows: field `i` is `packed[ends[i - 1]..ends[i]]`.
-pub fn row_fields<'a>(packed: &'a [u8], ends: &[i32]) -> Result<Vec<&'a [u8]>> {
-    let mut start = 0usize;
-    ends.iter()
-        .map(|&end| {
-            let end =
-                usize::try_from(end).map_err(|_| WireError::Malformed("a negative field end"))?;
-            let field = packed.get(start..end).ok_or(WireError::Malformed(
-                "field ends out of order or beyond the bytes",
-            ))?;
-            start = end;
-            Ok(field)
-        })
-        .collect()
+/// The fields of `rows` rows of `width` fields in columns (the module's format), row
+/// after row: field `i` is `packed[ends[i - 1]..ends[i]]`, and row `r`'s field `c` is
+/// field `c * rows + r`. The caller checked that `ends` has `rows * width`.
+fn row_fields<'a>(
+    packed: &'a [u8],
+    ends: &[i32],
+    rows: usize,
+    width: usize,
+) -> Result<Vec<&'a [u8]>> {
+    let offset = |i: usize| {
+        usize::try_from(ends[i]).map_err(|_| WireError::Malformed("a negative field end"))
+    };
+    let field = |i: usize| -> Result<&'a [u8]> {
+        let start = if i == 0 { 0 } else { offset(i - 1)? };
+        packed.get(start..offset(i)?).ok_or(WireError::Malformed(
+            "field ends out of order or beyond the bytes",
+        ))
+    };
+    let mut fields = Vec::with_capacity(ends.len());
+    for r in 0..rows {
+        for c in 0..width {
+            fields.push(field(c * rows + r)?);
+        }
+    }
+    Ok(fields)
 }
 
-/// The ids of rows of `width` fields at `times` as halves, two longs a row, into `out`;
-/// on a failing row, the rows before it are written and its error returned: the same ids
-/// and error as row by row.
+/// The ids of rows of `width` fields at `times`, their fields in columns (the module's
+/// format), as halves, two longs a row, into `out`; on a failing row, the rows before it
+/// are written and its error returned: the same ids and error as row by row.
 pub fn derive_rows(
     deriver: &UlidDeriver,
     times: &[i64],
@@ -114,7 +127,7 @@ pub fn derive_rows(
             "width fields and two output longs for every time",
         ));
     }
-    let fields = row_fields(packed, ends)?;
+    let fields = row_fields(packed, ends, times.len(), width)?;
     let mut checked = Vec::with_capacity(times.len());
     let mut bad_time = Ok(());
     for &ms in times {
@@ -232,10 +245,11 @@ mod tests {
     }
 
     #[test]
-    fn rows_give_the_ids_of_frames_and_stop_at_a_bad_time() {
+    fn columns_give_the_ids_of_frames_and_stop_at_a_bad_time() {
         let d = deriver();
-        let packed = b"hello-worldenbyefr";
-        let ends = [11, 13, 16, 18];
+        // Columns: the slugs, then the languages.
+        let packed = b"hello-worldbyeenfr";
+        let ends = [11, 14, 16, 18];
         let mut out = [0i64; 4];
         derive_rows(&d, &[T, T + 1], packed, &ends, 2, &mut out).unwrap();
         for (row, (fields, t)) in [([&b"hello-world"[..], b"en"], T), ([b"bye", b"fr"], T + 1)]
@@ -258,11 +272,11 @@ mod tests {
         ));
         assert_eq!(partial, [out[0], out[1], 0, 0]);
         for (ends, width, out_len) in [
-            (&[11, 13, 16][..], 2, 4),
+            (&[11, 14, 16][..], 2, 4),
             (&ends[..], 2, 3),
             (&[11, 9, 16, 18][..], 2, 4),
-            (&[-1, 13, 16, 18][..], 2, 4),
-            (&[11, 13, 16, 19][..], 2, 4),
+            (&[-1, 14, 16, 18][..], 2, 4),
+            (&[11, 14, 16, 19][..], 2, 4),
         ] {
             let mut out = vec![0i64; out_len];
             assert!(matches!(

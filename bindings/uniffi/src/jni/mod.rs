@@ -100,8 +100,8 @@ pub extern "system" fn Java_io_github_samekey_Jni_derive(
 /// whole-array copies and the rows' slices made five batch-sized allocations a call).
 const SECTION_ROWS: usize = 1024;
 
-/// Rows (`samekey_wire::jvm`) of `width` fields at `times` into `out`, an id's halves a
-/// row; on a failing row, the rows before it are written and its error thrown.
+/// Rows of `width` fields (`samekey_wire::jvm`'s columns) at `times` into `out`, an id's
+/// halves a row; on a failing row, the rows before it are written and its error thrown.
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
     env: *mut JNIEnv,
@@ -129,7 +129,6 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
         let section = rows.min(SECTION_ROWS);
         let (mut ms, mut field_ends) = (vec![0i64; section], vec![0i32; section * width]);
         let (mut halves, mut text) = (vec![0i64; 2 * section], Vec::new());
-        let mut start = 0usize; // where the section's fields start: the last section's end
         for first in (0..rows).step_by(SECTION_ROWS) {
             let n = SECTION_ROWS.min(rows - first);
             let (ms, field_ends, halves) = (
@@ -138,30 +137,38 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
                 &mut halves[..2 * n],
             );
             env.get_longs(times, first, ms)?;
-            env.get_ints(ends, first * width, field_ends)?;
-            let end = field_ends
-                .last()
-                .map_or(Ok(start), |&e| usize::try_from(e))
-                .unwrap_or(usize::MAX);
-            if end < start || end > bytes {
-                return Err(samekey_wire::WireError::Malformed(
-                    "field ends out of order or beyond the bytes",
-                )
-                .into());
+            // The section's part of each column, one after another: its own columns.
+            text.clear();
+            for (c, column) in field_ends.chunks_exact_mut(n).enumerate() {
+                let at = c * rows + first;
+                let mut start = [0i32];
+                if at > 0 {
+                    env.get_ints(ends, at - 1, &mut start)?;
+                }
+                env.get_ints(ends, at, column)?;
+                let (start, end) = (start[0], column[n - 1]);
+                let range = usize::try_from(start)
+                    .ok()
+                    .zip(usize::try_from(end).ok())
+                    .filter(|&(start, end)| start <= end && end <= bytes);
+                let Some((start, end)) = range else {
+                    return Err(samekey_wire::WireError::Malformed(
+                        "field ends out of order or beyond the bytes",
+                    )
+                    .into());
+                };
+                let base = text.len();
+                text.resize(base + end - start, 0);
+                env.get_bytes(packed, start, &mut text[base..])?;
+                // Ends in the section's bytes; one before `start` turns negative and is refused.
+                let shift = base as i32 - start as i32; // both below the i32 `end`
+                column.iter_mut().for_each(|e| *e = e.wrapping_add(shift));
             }
-            text.resize(end - start, 0);
-            env.get_bytes(packed, start, &mut text)?;
-            // Ends relative to the section's bytes; one before `start` turns negative and is refused.
-            let base = start as i32; // `start` came from an i32 end
-            field_ends
-                .iter_mut()
-                .for_each(|e| *e = e.wrapping_sub(base));
             halves.fill(0);
             let derived =
                 samekey_wire::jvm::derive_rows(deriver, ms, &text, field_ends, width, halves);
             env.put_longs(out, 2 * first, halves)?;
             derived?;
-            start = end;
         }
         Ok(())
     })

@@ -31,6 +31,9 @@ private const val QUESTION = '?'.code.toByte()
 internal fun loneSurrogate(text: String, what: String): SamekeyException =
     SamekeyException("invalid_string", "$what is not valid Unicode text (a lone UTF-16 surrogate at index ${loneSurrogateAt(text)})")
 
+/** Whether [text] holds no lone UTF-16 surrogate. */
+internal fun isValidText(text: String): Boolean = loneSurrogateAt(text) < 0
+
 /** The index of the first lone UTF-16 surrogate of [text], or -1. */
 private fun loneSurrogateAt(text: String): Int {
     var i = 0
@@ -47,7 +50,7 @@ private fun loneSurrogateAt(text: String): Int {
     return -1
 }
 
-/** Rows of fields for [Jni.deriveBatch] (`crates/samekey-wire/src/jvm.rs` describes them). */
+/** A batch's fields for [Jni.deriveBatch], a column after another (`crates/samekey-wire/src/jvm.rs` describes them). */
 internal class Packed(@JvmField val bytes: ByteArray, @JvmField val ends: IntArray)
 
 /** Whether [text] is ASCII: an OR of its characters, a loop the JIT unrolls. */
@@ -78,10 +81,19 @@ internal class TextPacker(values: Int, units: Long) {
     private val ends = IntArray(values)
     private var at = 0
     private var count = 0
+    private var last: String? = null
+    private var lastStart = 0
 
     /** Appends [value]; false, with nothing appended, if it holds a lone surrogate. */
     fun add(value: String): Boolean {
-        if (isAscii(value)) {
+        val start = at
+        if (value === last) {
+            // A column's repeated value (a language, a tenant) is checked once.
+            val length = at - lastStart
+            room(at.toLong() + length)
+            System.arraycopy(bytes, lastStart, bytes, at, length)
+            at += length
+        } else if (isAscii(value)) {
             room(at.toLong() + value.length)
             copyAscii(value, bytes, at)
             at += value.length
@@ -91,6 +103,8 @@ internal class TextPacker(values: Int, units: Long) {
             utf8.copyInto(bytes, at)
             at += utf8.size
         }
+        last = value
+        lastStart = start
         ends[count++] = at
         return true
     }
@@ -99,8 +113,11 @@ internal class TextPacker(values: Int, units: Long) {
         if (size > bytes.size) bytes = bytes.copyOf(sizeOrFail(maxOf(size, 2L * bytes.size).coerceAtMost(LIMIT)).toInt())
     }
 
-    /** The first [values] values (the bytes after the last one's end are not read). */
-    fun packed(values: Int): Packed = Packed(bytes, if (values == ends.size) ends else ends.copyOf(values))
+    /** The values, once every one was added (the bytes after the last one's end are not read). */
+    fun packed(): Packed {
+        check(count == ends.size) { "$count of ${ends.size} values packed" }
+        return Packed(bytes, ends)
+    }
 
     private companion object {
         const val LIMIT = Int.MAX_VALUE - 8L

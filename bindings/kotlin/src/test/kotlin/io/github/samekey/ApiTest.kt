@@ -155,6 +155,14 @@ class ApiTest {
         assertEquals("timestamp_out_of_range", assertThrows<SamekeyException> { posts.deriveMany(late, listOf(slugs, langs)) }.code)
         assertEquals("invalid_string", assertThrows<SamekeyException> { posts.deriveMany(times, listOf(bad, langs)) }.code)
         assertThrows<IllegalArgumentException> { posts.deriveMany(times, listOf(slugs, langs.drop(1))) }
+        // Packed a column at a time, the failure is still row by row's first: row 40's
+        // field 1 before row 90's field 0, and row 40's field 0 before its field 1.
+        fun failure(s: List<String>, l: List<String>) =
+            assertThrows<SamekeyException> { posts.deriveMany(times, listOf(s, l)) }.message!!
+        val lang40 = langs.toMutableList().also { it[40] = "\uD800x" }
+        assertTrue("row 40, field 1" in failure(slugs.toMutableList().also { it[90] = "\uDC00" }, lang40))
+        assertTrue("row 40, field 0" in failure(slugs.toMutableList().also { it[40] = "\uDC00" }, lang40))
+        assertTrue("row 90, field 1" in failure(slugs, langs.toMutableList().also { it[90] = "\uDC00" }))
     }
 
     @Test
