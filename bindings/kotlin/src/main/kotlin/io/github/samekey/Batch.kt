@@ -76,9 +76,8 @@ private class Part(
         for (column in columns) first += column[from].length
         val packer = TextPacker(rows * width, minOf(maxOf(first, 8L) * rows, 1L shl 24))
         for ((c, column) in columns.withIndex()) {
-            for (r in from until end) {
-                if (!packer.add(column[r])) return firstLoneSurrogate(r, c).also { derive(it.first) }
-            }
+            val bad = packer.addAll(column, from, end)
+            if (bad >= 0) return firstLoneSurrogate(bad, c).also { derive(it.first) }
         }
         val ms = LongArray(rows) { millis(times[from + it]) }
         val halves = deriver.deriveBatch(ms, packer.packed(), width)

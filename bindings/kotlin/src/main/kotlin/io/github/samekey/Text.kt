@@ -81,37 +81,53 @@ internal class TextPacker(values: Int, units: Long) {
     private val ends = IntArray(values)
     private var at = 0
     private var count = 0
-    private var last: String? = null
-    private var lastStart = 0
 
-    /** Appends [value]; false, with nothing appended, if it holds a lone surrogate. */
-    fun add(value: String): Boolean {
-        val start = at
-        if (value === last) {
-            // A column's repeated value (a language, a tenant) is checked once.
-            val length = at - lastStart
-            room(at.toLong() + length)
-            System.arraycopy(bytes, lastStart, bytes, at, length)
-            at += length
-        } else if (isAscii(value)) {
-            room(at.toLong() + value.length)
-            copyAscii(value, bytes, at)
-            at += value.length
-        } else {
-            val utf8 = utf8OrNull(value) ?: return false
-            room(at.toLong() + utf8.size)
-            utf8.copyInto(bytes, at)
-            at += utf8.size
+    /**
+     * Appends `values[from until until]`, stopping before the first that holds a lone
+     * surrogate: its index, or -1 once all are appended. One loop over locals, as the JIT
+     * keeps them in registers (a call a value cost a fifth more).
+     */
+    fun addAll(values: List<String>, from: Int, until: Int): Int {
+        var bytes = bytes
+        var at = at
+        var count = count
+        val ends = ends
+        var last: String? = null
+        var lastStart = 0
+        try {
+            for (i in from until until) {
+                val value = values[i]
+                val start = at
+                if (value === last) {
+                    // A column's repeated value (a language, a tenant) is checked once.
+                    val length = at - lastStart
+                    if (bytes.size - at < length) bytes = grown(bytes, at.toLong() + length)
+                    System.arraycopy(bytes, lastStart, bytes, at, length)
+                    at += length
+                } else if (isAscii(value)) {
+                    if (bytes.size - at < value.length) bytes = grown(bytes, at.toLong() + value.length)
+                    copyAscii(value, bytes, at)
+                    at += value.length
+                } else {
+                    val utf8 = utf8OrNull(value) ?: return i
+                    if (bytes.size - at < utf8.size) bytes = grown(bytes, at.toLong() + utf8.size)
+                    utf8.copyInto(bytes, at)
+                    at += utf8.size
+                }
+                last = value
+                lastStart = start
+                ends[count++] = at
+            }
+            return -1
+        } finally {
+            this.bytes = bytes
+            this.at = at
+            this.count = count
         }
-        last = value
-        lastStart = start
-        ends[count++] = at
-        return true
     }
 
-    private fun room(size: Long) {
-        if (size > bytes.size) bytes = bytes.copyOf(sizeOrFail(maxOf(size, 2L * bytes.size).coerceAtMost(LIMIT)).toInt())
-    }
+    private fun grown(bytes: ByteArray, size: Long): ByteArray =
+        bytes.copyOf(sizeOrFail(maxOf(size, 2L * bytes.size).coerceAtMost(LIMIT)).toInt())
 
     /** The values, once every one was added (the bytes after the last one's end are not read). */
     fun packed(): Packed {
