@@ -5,7 +5,8 @@
 use std::ffi::CStr;
 
 use jni_sys::{
-    jarray, jboolean, jbyteArray, jclass, jintArray, jlongArray, jobject, jvalue, JNIEnv,
+    jarray, jboolean, jbyteArray, jcharArray, jclass, jintArray, jlongArray, jobject, jvalue,
+    JNIEnv,
 };
 
 use super::entry::{argument, copy_sections, hook, Failure, Stage};
@@ -151,19 +152,19 @@ impl Env {
     }
 
     /// Copies `array[at..at + out.len()]` into `out` (the JVM checks the bounds).
-    pub(super) fn get_bytes(
+    pub(super) fn get_chars(
         &self,
-        array: jbyteArray,
+        array: jcharArray,
         at: usize,
-        out: &mut [u8],
+        out: &mut [u16],
     ) -> Result<(), Failure> {
         hook(Stage::Arguments);
         if out.is_empty() {
             return Ok(());
         }
         let (at, n) = region(at, out.len())?;
-        // SAFETY: `out` holds `n` bytes; the JVM throws for a region out of bounds.
-        unsafe { jni!(self, GetByteArrayRegion)(self.raw, array, at, n, out.as_mut_ptr().cast()) };
+        // SAFETY: `out` holds `n` chars; the JVM throws for a region out of bounds.
+        unsafe { jni!(self, GetCharArrayRegion)(self.raw, array, at, n, out.as_mut_ptr()) };
         self.checked()
     }
 

@@ -14,7 +14,9 @@
 mod entry;
 mod env;
 
-use jni_sys::{jboolean, jbyteArray, jclass, jint, jintArray, jlong, jlongArray, jobject, JNIEnv};
+use jni_sys::{
+    jboolean, jbyteArray, jcharArray, jclass, jint, jintArray, jlong, jlongArray, jobject, JNIEnv,
+};
 use samekey::{ContentHasher, Scheme, UlidDeriver};
 
 use entry::{argument, entry, hook, Failure, Stage};
@@ -100,20 +102,23 @@ pub extern "system" fn Java_io_github_samekey_Jni_derive(
 /// whole-array copies and the rows' slices made five batch-sized allocations a call).
 const SECTION_ROWS: usize = 1024;
 
-/// Rows of `width` fields (`samekey_wire::jvm`'s columns) at `times` into `out`, an id's
-/// halves a row; on a failing row, the rows before it are written and its error thrown.
+/// Rows of `width` fields (`samekey_wire::jvm`'s columns, UTF-16) at `times` into `out`,
+/// an id's halves a row. A failing time throws its error, after the rows before it are
+/// written; a field holding a lone surrogate is returned (its index in the columns, `c *
+/// rows + r`: the JVM side names it), after the rows before its row are derived, as row
+/// by row; -1 once every row is derived.
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
     env: *mut JNIEnv,
     class: jclass,
     handle: jlong,
     times: jlongArray,
-    packed: jbyteArray,
+    chars: jcharArray,
     ends: jintArray,
     width: jint,
     out: jlongArray,
-) {
-    entry(env, class, (), |env| {
+) -> jint {
+    entry(env, class, 0, |env| {
         let deriver = unsafe { deriver(handle)? };
         let width = usize::try_from(width).map_err(|_| argument("a negative width"))?;
         let rows = env.length(times, "the times", false)?;
@@ -125,20 +130,18 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
                 "width field ends and two output longs for every time",
             ));
         }
-        let bytes = env.length(packed, "the fields", true)?;
+        let units = env.length(chars, "the fields", true)?;
         let section = rows.min(SECTION_ROWS);
         let (mut ms, mut field_ends) = (vec![0i64; section], vec![0i32; section * width]);
-        let (mut halves, mut text) = (vec![0i64; 2 * section], Vec::new());
+        let (mut halves, mut scratch, mut text) = (vec![0i64; 2 * section], Vec::new(), Vec::new());
         for first in (0..rows).step_by(SECTION_ROWS) {
             let n = SECTION_ROWS.min(rows - first);
-            let (ms, field_ends, halves) = (
-                &mut ms[..n],
-                &mut field_ends[..n * width],
-                &mut halves[..2 * n],
-            );
+            let (ms, field_ends) = (&mut ms[..n], &mut field_ends[..n * width]);
             env.get_longs(times, first, ms)?;
-            // The section's part of each column, one after another: its own columns.
+            // The section's part of each column, one after another, as UTF-8: its own
+            // columns, stopped at the first field that is not Unicode text.
             text.clear();
+            let mut lone: Option<(usize, usize)> = None;
             for (c, column) in field_ends.chunks_exact_mut(n).enumerate() {
                 let at = c * rows + first;
                 let mut start = [0i32];
@@ -150,27 +153,44 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
                 let range = usize::try_from(start)
                     .ok()
                     .zip(usize::try_from(end).ok())
-                    .filter(|&(start, end)| start <= end && end <= bytes);
+                    .filter(|&(start, end)| start <= end && end <= units);
                 let Some((start, end)) = range else {
                     return Err(samekey_wire::WireError::Malformed(
-                        "field ends out of order or beyond the bytes",
+                        "field ends out of order or beyond the text",
                     )
                     .into());
                 };
-                let base = text.len();
-                text.resize(base + end - start, 0);
-                env.get_bytes(packed, start, &mut text[base..])?;
-                // Ends in the section's bytes; one before `start` turns negative and is refused.
-                let shift = base as i32 - start as i32; // both below the i32 `end`
-                column.iter_mut().for_each(|e| *e = e.wrapping_add(shift));
+                scratch.resize(end - start, 0);
+                env.get_chars(chars, start, &mut scratch)?;
+                // Ends in the section's units; one before `start` turns negative and is refused.
+                let shift = start as i32; // at most the i32 `end`
+                column.iter_mut().for_each(|e| *e = e.wrapping_sub(shift));
+                if let Some(row) = samekey_wire::jvm::utf8_column(&scratch, column, &mut text)? {
+                    // Row by row, the first row's first such field fails.
+                    if lone.is_none_or(|(r, _)| row < r) {
+                        lone = Some((row, c));
+                    }
+                }
             }
+            let good = lone.map_or(n, |(row, _)| row);
+            let halves = &mut halves[..2 * good];
             halves.fill(0);
-            let derived =
-                samekey_wire::jvm::derive_rows(deriver, ms, &text, field_ends, width, halves);
+            let derived = samekey_wire::jvm::derive_rows(
+                deriver,
+                &ms[..good],
+                &text,
+                field_ends,
+                (n, width),
+                halves,
+            );
             env.put_longs(out, 2 * first, halves)?;
             derived?;
+            if let Some((row, c)) = lone {
+                return i32::try_from(c * rows + first + row)
+                    .map_err(|_| argument("a field beyond a Java array"));
+            }
         }
-        Ok(())
+        Ok(-1)
     })
 }
 

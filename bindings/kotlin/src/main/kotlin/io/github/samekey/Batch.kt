@@ -37,7 +37,7 @@ internal fun deriveRows(deriver: NativeDeriver, times: List<Instant>, columns: L
     return java.util.ArrayList((ids as Array<Ulid>).asList())
 }
 
-/** Rows `from until to`: packed a column at a time, derived in one native call, and written into [ids]. */
+/** Rows `from until to`, derived in one native call and written into [ids]. */
 private class Part(
     private val deriver: NativeDeriver,
     private val times: List<Instant>,
@@ -57,39 +57,28 @@ private class Part(
         }
     }
 
-    private fun derive() {
-        derive(to)?.let { (row, column) -> throw loneSurrogate(columns[column][row], "row $row, field $column") }
-    }
-
     /**
-     * Derives rows `from until end` (a column after another, `samekey_wire::jvm`'s format);
-     * a row with a lone surrogate fails as it would row by row, after the rows before it:
-     * the rows before the first such row are derived, and its row and column returned.
+     * Packs the rows a column at a time (`samekey_wire::jvm`'s format) and derives them
+     * in one native call; a field with a lone surrogate fails as it would row by row,
+     * after the rows before it (whose own failure comes first).
      */
-    private fun derive(end: Int): Pair<Int, Int>? {
+    private fun derive() {
         val width = columns.size
-        val rows = end - from
-        if (rows == 0) return null
-        // Sized for rows like the first, up to 16 MiB (a pass over every value cost 5 ns a
-        // row); it grows as it must.
+        val rows = to - from
+        if (rows == 0) return
+        // Sized for rows like the first, up to 16 MiB characters (a pass over every value
+        // cost 5 ns a row); it grows as it must.
         var first = 0L
         for (column in columns) first += column[from].length
-        val packer = TextPacker(rows * width, minOf(maxOf(first, 8L) * rows, 1L shl 24))
-        for ((c, column) in columns.withIndex()) {
-            val bad = packer.addAll(column, from, end)
-            if (bad >= 0) return firstLoneSurrogate(bad, c).also { derive(it.first) }
-        }
+        val packer = CharPacker(rows * width, minOf(maxOf(first, 8L) * rows, 1L shl 24))
+        for (column in columns) packer.addAll(column, from, to)
         val ms = LongArray(rows) { millis(times[from + it]) }
-        val halves = deriver.deriveBatch(ms, packer.packed(), width)
-        for (i in 0 until rows) ids[from + i] = Ulid.ofBits(halves[2 * i], halves[2 * i + 1])
-        return null
-    }
-
-    /** The first lone surrogate in row order, given one at [row] of [column] with none in the columns before it. */
-    private fun firstLoneSurrogate(row: Int, column: Int): Pair<Int, Int> {
-        for (c in column + 1 until columns.size) {
-            for (r in from until row) if (!isValidText(columns[c][r])) return firstLoneSurrogate(r, c)
+        val halves = LongArray(2 * rows)
+        val lone = deriver.deriveBatch(ms, packer.packed(), width, halves)
+        if (lone >= 0) {
+            val (column, row) = lone / rows to from + lone % rows
+            throw loneSurrogate(columns[column][row], "row $row, field $column")
         }
-        return row to column
+        for (i in 0 until rows) ids[from + i] = Ulid.ofBits(halves[2 * i], halves[2 * i + 1])
     }
 }

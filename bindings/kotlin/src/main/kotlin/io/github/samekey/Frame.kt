@@ -4,7 +4,7 @@ import java.nio.ByteBuffer
 import java.nio.ByteOrder
 
 /**
- * One id's fields for [Jni.derive] as a frame (`crates/samekey-wire/src/jvm.rs` describes
+ * One id's fields for [Jni.derive] as a frame (`crates/samekey-wire/src/jvm` describes
  * it), in the calling thread's direct buffer. The native call reads the buffer at its
  * address, so nothing is pinned or copied across JNI; a thread reuses its buffer for
  * every id.

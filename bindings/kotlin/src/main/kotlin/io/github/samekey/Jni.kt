@@ -2,8 +2,8 @@ package io.github.samekey
 
 /**
  * The hand-written JNI of the hot paths (bindings/uniffi/src/jni): one native call per
- * id, UTF-8 that [Frame] or [TextPacker] encoded and checked, in the formats
- * `crates/samekey-wire/src/jvm.rs` describes; results written back into the frame or the
+ * id, UTF-8 that [Frame] encoded and checked or the UTF-16 [CharPacker] packed, in the formats
+ * `crates/samekey-wire/src/jvm` describes; results written back into the frame or the
  * caller's arrays. A call that fails throws what [exception] makes of its failure.
  */
 internal object Jni {
@@ -22,8 +22,11 @@ internal object Jni {
     /** The id of the [Frame] of [length] bytes at [address] at [ms], written into the frame (its text when [text]). */
     @JvmStatic external fun derive(handle: Long, ms: Long, address: Long, length: Int, text: Boolean)
 
-    /** Rows of [width] fields into [out] (an id's halves, most significant first). */
-    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, packed: ByteArray, ends: IntArray, width: Int, out: LongArray)
+    /**
+     * Rows of [width] fields into [out] (an id's halves, most significant first): -1, or
+     * the index of the first field in row order that holds a lone surrogate.
+     */
+    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, chars: CharArray, ends: IntArray, width: Int, out: LongArray): Int
 
     /** The content hash text (ASCII) of [data]. */
     @JvmStatic external fun contentHash(scheme: ByteArray, data: ByteArray): ByteArray

@@ -43,16 +43,18 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
         return frame
     }
 
-    /** Ids of rows of [width] fields, two longs (the id's halves) a row. */
-    fun deriveBatch(times: LongArray, fields: Packed, width: Int): LongArray {
+    /**
+     * Ids of rows of [width] fields into [out], two longs (the id's halves) a row: -1, or
+     * the index in [fields] of the first field (in row order) holding a lone surrogate,
+     * the rows before its row derived.
+     */
+    fun deriveBatch(times: LongArray, fields: Packed, width: Int, out: LongArray): Int {
         check(!closed) { "this UlidDeriver is closed" }
-        val out = LongArray(2 * times.size)
         try {
-            Jni.deriveBatch(handle, times, fields.bytes, fields.ends, width, out)
+            return Jni.deriveBatch(handle, times, fields.chars, fields.ends, width, out)
         } finally {
             Reference.reachabilityFence(this)
         }
-        return out
     }
 
     fun close() {

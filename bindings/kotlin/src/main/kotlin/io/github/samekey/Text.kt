@@ -31,9 +31,6 @@ private const val QUESTION = '?'.code.toByte()
 internal fun loneSurrogate(text: String, what: String): SamekeyException =
     SamekeyException("invalid_string", "$what is not valid Unicode text (a lone UTF-16 surrogate at index ${loneSurrogateAt(text)})")
 
-/** Whether [text] holds no lone UTF-16 surrogate. */
-internal fun isValidText(text: String): Boolean = loneSurrogateAt(text) < 0
-
 /** The index of the first lone UTF-16 surrogate of [text], or -1. */
 private fun loneSurrogateAt(text: String): Int {
     var i = 0
@@ -49,9 +46,6 @@ private fun loneSurrogateAt(text: String): Int {
     }
     return -1
 }
-
-/** A batch's fields for [Jni.deriveBatch], a column after another (`crates/samekey-wire/src/jvm.rs` describes them). */
-internal class Packed(@JvmField val bytes: ByteArray, @JvmField val ends: IntArray)
 
 /** Whether [text] is ASCII: an OR of its characters, a loop the JIT unrolls. */
 internal fun isAscii(text: String): Boolean {
@@ -70,25 +64,27 @@ internal fun copyAscii(text: String, dst: ByteArray, at: Int) {
     (text as java.lang.String).getBytes(0, text.length, dst, at)
 }
 
+/** A batch's fields for [Jni.deriveBatch], a column after another (`crates/samekey-wire/src/jvm` describes them). */
+internal class Packed(@JvmField val chars: CharArray, @JvmField val ends: IntArray)
+
 /**
- * Text values packed as UTF-8 into one array, with each value's end: an ASCII value is
- * copied a character a byte, with no array of its own; any other through [utf8OrNull],
- * checked. The array starts at [units] bytes (the values' UTF-16 lengths added up fit
- * ASCII) and grows as it must.
+ * Text values packed as their UTF-16 code units into one array, with each value's end,
+ * for the native side to check and encode: `String.getChars` copies a compact string's
+ * bytes in a vector loop, where checking each character for ASCII here cost a
+ * 20-character value 8 ns. The array starts at [units] characters and grows as it must.
  */
-internal class TextPacker(values: Int, units: Long) {
-    private var bytes = ByteArray(sizeOrFail(units).toInt())
+internal class CharPacker(values: Int, units: Long) {
+    private var chars = CharArray(sizeOrFail(units).toInt())
     private val ends = IntArray(values)
     private var at = 0
     private var count = 0
 
     /**
-     * Appends `values[from until until]`, stopping before the first that holds a lone
-     * surrogate: its index, or -1 once all are appended. One loop over locals, as the JIT
-     * keeps them in registers (a call a value cost a fifth more).
+     * Appends `values[from until until]`. One loop over locals, as the JIT keeps them in
+     * registers (a call a value cost a fifth more).
      */
-    fun addAll(values: List<String>, from: Int, until: Int): Int {
-        var bytes = bytes
+    fun addAll(values: List<String>, from: Int, until: Int) {
+        var chars = chars
         var at = at
         var count = count
         val ends = ends
@@ -98,48 +94,45 @@ internal class TextPacker(values: Int, units: Long) {
             for (i in from until until) {
                 val value = values[i]
                 val start = at
-                if (value === last) {
-                    // A column's repeated value (a language, a tenant) is checked once.
-                    val length = at - lastStart
-                    if (bytes.size - at < length) bytes = grown(bytes, at.toLong() + length)
-                    System.arraycopy(bytes, lastStart, bytes, at, length)
-                    at += length
-                } else if (isAscii(value)) {
-                    if (bytes.size - at < value.length) bytes = grown(bytes, at.toLong() + value.length)
-                    copyAscii(value, bytes, at)
-                    at += value.length
+                // A column's repeated value (a language, a tenant) is copied from the one before.
+                val length = if (value === last) at - lastStart else value.length
+                if (chars.size - at < length) chars = grown(chars, at.toLong() + length)
+                if (value !== last) {
+                    value.toCharArray(chars, at, 0, length)
+                } else if (length <= SHORT) {
+                    for (k in 0 until length) chars[at + k] = chars[lastStart + k]
                 } else {
-                    val utf8 = utf8OrNull(value) ?: return i
-                    if (bytes.size - at < utf8.size) bytes = grown(bytes, at.toLong() + utf8.size)
-                    utf8.copyInto(bytes, at)
-                    at += utf8.size
+                    System.arraycopy(chars, lastStart, chars, at, length)
                 }
+                at += length
                 last = value
                 lastStart = start
                 ends[count++] = at
             }
-            return -1
         } finally {
-            this.bytes = bytes
+            this.chars = chars
             this.at = at
             this.count = count
         }
     }
 
-    private fun grown(bytes: ByteArray, size: Long): ByteArray =
-        bytes.copyOf(sizeOrFail(maxOf(size, 2L * bytes.size).coerceAtMost(LIMIT)).toInt())
+    private fun grown(chars: CharArray, size: Long): CharArray =
+        chars.copyOf(sizeOrFail(maxOf(size, 2L * chars.size).coerceAtMost(LIMIT)).toInt())
 
-    /** The values, once every one was added (the bytes after the last one's end are not read). */
+    /** The values, once every one was added (the characters after the last one's end are not read). */
     fun packed(): Packed {
         check(count == ends.size) { "$count of ${ends.size} values packed" }
-        return Packed(bytes, ends)
+        return Packed(chars, ends)
     }
 
     private companion object {
         const val LIMIT = Int.MAX_VALUE - 8L
 
+        /** Repeated values this long or shorter are copied by a loop, not a call. */
+        const val SHORT = 8
+
         fun sizeOrFail(size: Long): Long {
-            require(size <= LIMIT) { "fields of $size bytes or more exceed a Java array: derive them in smaller batches" }
+            require(size <= LIMIT) { "fields of $size characters or more exceed a Java array: derive them in smaller batches" }
             return size
         }
     }

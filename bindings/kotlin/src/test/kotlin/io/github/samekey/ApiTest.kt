@@ -146,6 +146,13 @@ class ApiTest {
         val many = posts.deriveMany(times, listOf(slugs, langs))
         assertEquals(List(n) { posts.derive(times[it], slugs[it], langs[it]) }, many)
         assertEquals(List(n) { posts.derive(times[it], listOf(slugs[it].toByteArray(), langs[it].toByteArray())) }, many)
+        // A value repeated from the row before is copied, not read again: long and short,
+        // ASCII or not, across sections.
+        val tenants = List(n) { if (it < 1500) "tenant-\u00fcber-a-long-name" else if (it < 2000) "t\uD83D\uDE00" else "acme" }
+        assertEquals(
+            List(n) { posts.derive(times[it], slugs[it], langs[it], tenants[it]) },
+            posts.deriveMany(times, listOf(slugs, langs, tenants)),
+        )
         assertEquals(emptyList<Ulid>(), posts.deriveMany(emptyList(), listOf(emptyList(), emptyList())))
         // Row 2,100's time is out of range and row 2,300 holds a lone surrogate: row 2,100
         // fails first, in the third section; either alone fails with its own code.
@@ -163,6 +170,10 @@ class ApiTest {
         assertTrue("row 40, field 1" in failure(slugs.toMutableList().also { it[90] = "\uDC00" }, lang40))
         assertTrue("row 40, field 0" in failure(slugs.toMutableList().also { it[40] = "\uDC00" }, lang40))
         assertTrue("row 90, field 1" in failure(slugs, langs.toMutableList().also { it[90] = "\uDC00" }))
+        // Row 70's time and slug are both bad: the batch fails as that row does alone.
+        val both = times.toMutableList().also { it[70] = Instant.ofEpochMilli(-1) }
+        val alone = assertThrows<SamekeyException> { posts.derive(both[70], "\uD800", langs[70]) }.code
+        assertEquals(alone, assertThrows<SamekeyException> { posts.deriveMany(both, listOf(slugs.toMutableList().also { it[70] = "\uD800" }, langs)) }.code)
     }
 
     @Test

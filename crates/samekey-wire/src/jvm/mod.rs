@@ -1,4 +1,4 @@
-//! The JVM's two formats (bindings/kotlin `Frame.kt` writes the first, `TextPacker` the
+//! The JVM's two formats (bindings/kotlin `Frame.kt` writes the first, `CharPacker` the
 //! second; bindings/uniffi's JNI reads both through this module, and nothing else
 //! describes them).
 //!
@@ -12,11 +12,19 @@
 //! The id is written back over the first bytes: its 26 characters, or its halves (most
 //! significant first) as two little-endian longs.
 //!
-//! **Columns** are a batch's fields in one `byte[]`, a column after another, with each
-//! field's end offset in an `int[]` (field `i` is `packed[ends[i - 1]..ends[i]]`): of
-//! `rows` rows of `width` fields, field `c * rows + r` is row `r`'s field `c`; one `long`
-//! of milliseconds a row. (A column at a time, the JVM side reads each column through one
-//! `List` type and checks a repeated value once: a fifth faster than row after row.)
+//! **Columns** are a batch's fields in one array, a column after another, with each
+//! field's end offset in an `int[]` (field `i` is `text[ends[i - 1]..ends[i]]`): of `rows`
+//! rows of `width` fields, field `c * rows + r` is row `r`'s field `c`; one `long` of
+//! milliseconds a row. The JVM passes the fields as UTF-16 code units (a `char[]`), which
+//! the JNI reads a section of rows at a time and turns into UTF-8 with
+//! [`utf8_column`], column by column; [`derive_rows`] then reads the section's UTF-8 in
+//! the same layout. (A column at a time, the JVM side reads each column through one
+//! `List` type and copies a repeated value without looking it up again: a fifth faster
+//! than row after row.)
+
+mod utf16;
+
+pub use utf16::utf8_column;
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -110,23 +118,27 @@ fn row_fields<'a>(
     Ok(fields)
 }
 
-/// The ids of rows of `width` fields at `times`, their fields in columns (the module's
-/// format), as halves, two longs a row, into `out`; on a failing row, the rows before it
-/// are written and its error returned: the same ids and error as row by row.
+/// The ids of the first `times.len()` of `rows` rows of `width` fields, their fields in
+/// columns (the module's format, UTF-8), as halves, two longs a row, into `out`; on a
+/// failing row, the rows before it are written and its error returned: the same ids and
+/// error as row by row.
 pub fn derive_rows(
     deriver: &UlidDeriver,
     times: &[i64],
     packed: &[u8],
     ends: &[i32],
-    width: usize,
+    (rows, width): (usize, usize),
     out: &mut [i64],
 ) -> Result<()> {
-    if ends.len() != width.saturating_mul(times.len()) || out.len() != 2 * times.len() {
+    if ends.len() != width.saturating_mul(rows)
+        || times.len() > rows
+        || out.len() != 2 * times.len()
+    {
         return Err(WireError::Malformed(
-            "width fields and two output longs for every time",
+            "width fields a row, no more times than rows and two output longs a time",
         ));
     }
-    let fields = row_fields(packed, ends, times.len(), width)?;
+    let fields = row_fields(packed, ends, rows, width)?;
     let mut checked = Vec::with_capacity(times.len());
     let mut bad_time = Ok(());
     for &ms in times {
@@ -146,7 +158,7 @@ pub fn derive_rows(
     let mut ids = Vec::with_capacity(checked.len());
     let derived = deriver.derive_batch(
         &checked,
-        &fields[..checked.len() * width],
+        &fields[..checked.len() * width], // the rows before a bad time
         width,
         None,
         &mut ids,
@@ -255,7 +267,7 @@ mod tests {
         let packed = b"hello-worldbyeenfr";
         let ends = [11, 14, 16, 18];
         let mut out = [0i64; 4];
-        derive_rows(&d, &[T, T + 1], packed, &ends, 2, &mut out).unwrap();
+        derive_rows(&d, &[T, T + 1], packed, &ends, (2, 2), &mut out).unwrap();
         for (row, (fields, t)) in [([&b"hello-world"[..], b"en"], T), ([b"bye", b"fr"], T + 1)]
             .iter()
             .enumerate()
@@ -269,22 +281,27 @@ mod tests {
             );
         }
         let mut partial = [0i64; 4];
-        let err = derive_rows(&d, &[T, -5], packed, &ends, 2, &mut partial).unwrap_err();
+        let err = derive_rows(&d, &[T, -5], packed, &ends, (2, 2), &mut partial).unwrap_err();
         assert!(matches!(
             err,
             WireError::Core(Error::TimestampOutOfRange(_))
         ));
         assert_eq!(partial, [out[0], out[1], 0, 0]);
-        for (ends, width, out_len) in [
-            (&[11, 14, 16][..], 2, 4),
-            (&ends[..], 2, 3),
-            (&[11, 9, 16, 18][..], 2, 4),
-            (&[-1, 14, 16, 18][..], 2, 4),
-            (&[11, 14, 16, 19][..], 2, 4),
+        // The first row alone, of a layout of two.
+        let mut first = [0i64; 2];
+        derive_rows(&d, &[T], packed, &ends, (2, 2), &mut first).unwrap();
+        assert_eq!(first, out[..2]);
+        for (ends, shape, out_len) in [
+            (&[11, 14, 16][..], (2, 2), 4),
+            (&ends[..], (2, 2), 3),
+            (&ends[..], (1, 4), 4),
+            (&[11, 9, 16, 18][..], (2, 2), 4),
+            (&[-1, 14, 16, 18][..], (2, 2), 4),
+            (&[11, 14, 16, 19][..], (2, 2), 4),
         ] {
             let mut out = vec![0i64; out_len];
             assert!(matches!(
-                derive_rows(&d, &[T, T + 1], packed, ends, width, &mut out),
+                derive_rows(&d, &[T, T + 1], packed, ends, shape, &mut out),
                 Err(WireError::Malformed(_))
             ));
         }
