@@ -102,16 +102,18 @@ pub extern "system" fn Java_io_github_samekey_Jni_derive(
 /// whole-array copies and the rows' slices made five batch-sized allocations a call).
 const SECTION_ROWS: usize = 1024;
 
-/// Rows of `width` fields (`samekey_wire::jvm`'s columns, UTF-16) at `times` into `out`,
-/// an id's halves a row. A failing time throws its error, after the rows before it are
-/// written; a field holding a lone surrogate is returned (its index in the columns, `c *
-/// rows + r`: the JVM side names it), after the rows before its row are derived, as row
-/// by row; -1 once every row is derived.
+/// `rows` rows of `width` fields (`samekey_wire::jvm`'s columns, UTF-16) at `times` into
+/// `out`, an id's halves a row; the arrays may be longer (the JVM side reuses them). A
+/// failing time throws its error, after the rows before it are written; a field holding
+/// a lone surrogate is returned (its index in the columns, `c * rows + r`: the JVM side
+/// names it), after the rows before its row are derived, as row by row; -1 once every row
+/// is derived.
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
     env: *mut JNIEnv,
     class: jclass,
     handle: jlong,
+    rows: jint,
     times: jlongArray,
     chars: jcharArray,
     ends: jintArray,
@@ -120,12 +122,14 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
 ) -> jint {
     entry(env, class, 0, |env| {
         let deriver = unsafe { deriver(handle)? };
-        let width = usize::try_from(width).map_err(|_| argument("a negative width"))?;
-        let rows = env.length(times, "the times", false)?;
-        let fields = env.length(ends, "the field ends", false)?;
-        if rows.checked_mul(width) != Some(fields)
-            || env.length(out, "the output", false)? != 2 * rows
-        {
+        let (Ok(rows), Ok(width)) = (usize::try_from(rows), usize::try_from(width)) else {
+            return Err(argument("a negative row count or width"));
+        };
+        let room = |array, len| env.length(array, "an array", false).map(|n| n >= len);
+        let fits = room(times, rows)?
+            && room(out, 2 * rows)?
+            && rows.checked_mul(width).map(|n| room(ends, n)).transpose()? == Some(true);
+        if !fits {
             return Err(argument(
                 "width field ends and two output longs for every time",
             ));
@@ -162,10 +166,8 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
                 };
                 scratch.resize(end - start, 0);
                 env.get_chars(chars, start, &mut scratch)?;
-                // Ends in the section's units; one before `start` turns negative and is refused.
-                let shift = start as i32; // at most the i32 `end`
-                column.iter_mut().for_each(|e| *e = e.wrapping_sub(shift));
-                if let Some(row) = samekey_wire::jvm::utf8_column(&scratch, column, &mut text)? {
+                let lone_at = samekey_wire::jvm::utf8_column(&scratch, start, column, &mut text)?;
+                if let Some(row) = lone_at {
                     // Row by row, the first row's first such field fails.
                     if lone.is_none_or(|(r, _)| row < r) {
                         lone = Some((row, c));

@@ -8,29 +8,46 @@ use alloc::vec::Vec;
 use crate::codec::{Result, WireError};
 
 /// Appends the UTF-8 of the fields in `units` to `out`, field `r` being
-/// `units[ends[r - 1]..ends[r]]`, and rewrites each end as the field's end in `out`.
+/// `units[ends[r - 1] - from..ends[r] - from]` (the ends index the array `units` was copied
+/// from, at `from`; the first field starts there), and rewrites each end as the field's
+/// end in `out`.
 ///
 /// Returns the first field that holds a lone surrogate (`invalid_string`, spec §2.2,
 /// which Java's own encoders would replace with `?`), its text and every later field's left
-/// empty; `None` once every field is converted. Ends out of order, beyond `units` or past
+/// empty; `None` once every field is converted. Ends out of order, outside `units` or past
 /// an `i32` in `out` are refused.
-pub fn utf8_column(units: &[u16], ends: &mut [i32], out: &mut Vec<u8>) -> Result<Option<usize>> {
+pub fn utf8_column(
+    units: &[u16],
+    from: usize,
+    ends: &mut [i32],
+    out: &mut Vec<u8>,
+) -> Result<Option<usize>> {
     let base = out.len();
+    let (Ok(first), Ok(last)) = (i32::try_from(from), i32::try_from(from + units.len())) else {
+        return Err(out_of_order());
+    };
+    // In order and inside: one pass that does not branch, as most columns are.
+    let mut prev = first;
+    let mut bad = false;
+    for &end in ends.iter() {
+        bad |= end < prev;
+        prev = end;
+    }
+    if bad || prev > last {
+        return Err(out_of_order());
+    }
     if units.iter().fold(0u16, |any, &u| any | u) < 0x80 {
         // One byte a unit: ends move by where the column starts in `out`.
         out.extend(units.iter().map(|&u| u as u8));
-        let mut start = 0;
-        for end in ends.iter_mut() {
-            let at = field_end(*end, start, units.len())?;
-            *end = offset(base + at)?;
-            start = at;
-        }
+        offset(out.len())?;
+        let shift = base as i32 - first; // both ends of the sum are in `out`, an i32
+        ends.iter_mut().for_each(|e| *e += shift);
         return Ok(None);
     }
     let mut start = 0;
     for (row, end) in ends.iter_mut().enumerate() {
-        let at = field_end(*end, start, units.len())?;
-        // Field by field: a surrogate pair split across two fields is two lone ones.
+        let at = (*end - first) as usize; // checked above
+                                          // Field by field: a surrogate pair split across two fields is two lone ones.
         if samekey::text::push_utf16(&units[start..at], out).is_err() {
             return empty_from(row, ends, out, base).map(Some);
         }
@@ -38,6 +55,10 @@ pub fn utf8_column(units: &[u16], ends: &mut [i32], out: &mut Vec<u8>) -> Result
         start = at;
     }
     Ok(None)
+}
+
+fn out_of_order() -> WireError {
+    WireError::Malformed("field ends out of order or outside the text")
 }
 
 /// Field `row`'s text and the ones after it dropped: their ends all at where it started.
@@ -52,16 +73,6 @@ fn empty_from(row: usize, ends: &mut [i32], out: &mut Vec<u8>, base: usize) -> R
     Ok(row)
 }
 
-/// A field's end as an index into `units`, at or after the one before it.
-fn field_end(end: i32, start: usize, len: usize) -> Result<usize> {
-    usize::try_from(end)
-        .ok()
-        .filter(|&end| start <= end && end <= len)
-        .ok_or(WireError::Malformed(
-            "field ends out of order or beyond the text",
-        ))
-}
-
 /// An offset into the UTF-8 as the `i32` the format's ends are.
 fn offset(at: usize) -> Result<i32> {
     i32::try_from(at).map_err(|_| WireError::Malformed("a section's text beyond 2 GiB"))
@@ -73,7 +84,7 @@ mod tests {
     use alloc::string::String;
     use alloc::vec;
 
-    fn units(values: &[&str]) -> (Vec<u16>, Vec<i32>) {
+    fn utf16_of(values: &[&str]) -> (Vec<u16>, Vec<i32>) {
         let mut units = Vec::new();
         let mut ends = Vec::new();
         for v in values {
@@ -101,9 +112,9 @@ mod tests {
             &["héllo", "日本語", "", "a\u{0}b", "😀 astral", "\u{ffff}"][..],
             &[][..],
         ] {
-            let (units, mut ends) = units(values);
+            let (units, mut ends) = utf16_of(values);
             let mut out = b"before".to_vec();
-            assert_eq!(utf8_column(&units, &mut ends, &mut out).unwrap(), None);
+            assert_eq!(utf8_column(&units, 0, &mut ends, &mut out).unwrap(), None);
             assert_eq!(&out[..6], b"before");
             let mut all = vec![6];
             all.extend(&ends);
@@ -120,14 +131,17 @@ mod tests {
     fn a_lone_surrogate_names_its_field_and_empties_it_and_the_rest() {
         let values = ["ok", "x", "y", "😀"];
         for (lone, at) in [(0xD800u16, 1usize), (0xDC00, 1), (0xDBFF, 2)] {
-            let (mut units, mut ends) = units(&values);
+            let (mut units, mut ends) = utf16_of(&values);
             // The lone unit ends field `at`.
             units.insert(ends[at] as usize, lone);
             for e in &mut ends[at..] {
                 *e += 1;
             }
             let mut out = Vec::new();
-            assert_eq!(utf8_column(&units, &mut ends, &mut out).unwrap(), Some(at));
+            assert_eq!(
+                utf8_column(&units, 0, &mut ends, &mut out).unwrap(),
+                Some(at)
+            );
             let kept = values
                 .iter()
                 .enumerate()
@@ -137,22 +151,51 @@ mod tests {
         // A high surrogate ending a field is lone, even if the next field starts low.
         let units = [b'a' as u16, 0xD83D, 0xDE00];
         assert_eq!(
-            utf8_column(&units, &mut [2, 3], &mut Vec::new()).unwrap(),
+            utf8_column(&units, 0, &mut [2, 3], &mut Vec::new()).unwrap(),
             Some(0)
         );
     }
 
     #[test]
-    fn ends_out_of_order_or_beyond_the_units_are_refused() {
+    fn ends_count_from_where_the_units_were_copied() {
+        let (units, ends) = utf16_of(&["héllo", "en"]);
+        let mut moved = ends.iter().map(|e| e + 1000).collect::<Vec<_>>();
+        let mut out = b"x".to_vec();
+        assert_eq!(
+            utf8_column(&units, 1000, &mut moved, &mut out).unwrap(),
+            None
+        );
+        assert_eq!(
+            fields(&out[1..], &moved.iter().map(|e| e - 1).collect::<Vec<_>>()),
+            ["héllo", "en"]
+        );
+        let (ascii, ends) = utf16_of(&["hello", "en"]);
+        let mut moved = ends.iter().map(|e| e + 7).collect::<Vec<_>>();
+        let base = out.len() as i32;
+        utf8_column(&ascii, 7, &mut moved, &mut out).unwrap();
+        assert_eq!(&out[base as usize..], b"helloen");
+        assert_eq!(moved, [base + 5, base + 7]);
+    }
+
+    #[test]
+    fn ends_out_of_order_or_outside_the_units_are_refused() {
         for text in [["abc", "de"], ["abc", "dé"]] {
-            let (units, _) = units(&text);
-            for mut ends in [[4, 2], [-1, 5], [3, 6], [3, i32::MAX]] {
+            let (units, _) = utf16_of(&text);
+            for (from, mut ends) in [
+                (0, [4, 2]),
+                (0, [-1, 5]),
+                (0, [3, 6]),
+                (0, [3, i32::MAX]),
+                (2, [1, 7]),
+                (2, [5, 8]),
+                (i32::MAX as usize, [0, 0]),
+            ] {
                 assert!(
                     matches!(
-                        utf8_column(&units, &mut ends, &mut Vec::new()),
+                        utf8_column(&units, from, &mut ends, &mut Vec::new()),
                         Err(WireError::Malformed(_))
                     ),
-                    "{ends:?} of {text:?}"
+                    "{from} {ends:?} of {text:?}"
                 );
             }
         }

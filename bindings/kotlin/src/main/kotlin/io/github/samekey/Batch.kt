@@ -66,19 +66,25 @@ private class Part(
         val width = columns.size
         val rows = to - from
         if (rows == 0) return
-        // Sized for rows like the first, up to 16 MiB characters (a pass over every value
-        // cost 5 ns a row); it grows as it must.
-        var first = 0L
-        for (column in columns) first += column[from].length
-        val packer = CharPacker(rows * width, minOf(maxOf(first, 8L) * rows, 1L shl 24))
-        for (column in columns) packer.addAll(column, from, to)
-        val ms = LongArray(rows) { millis(times[from + it]) }
-        val halves = LongArray(2 * rows)
-        val lone = deriver.deriveBatch(ms, packer.packed(), width, halves)
-        if (lone >= 0) {
-            val (column, row) = lone / rows to from + lone % rows
-            throw loneSurrogate(columns[column][row], "row $row, field $column")
+        val scratch = Scratch.take()
+        try {
+            // Sized for rows like the first, up to 16 MiB characters (a pass over every
+            // value cost 5 ns a row); it grows as it must.
+            var first = 0L
+            for (column in columns) first += column[from].length
+            val packer = CharPacker(scratch, rows * width, minOf(maxOf(first, 8L) * rows, 1L shl 24))
+            for (column in columns) packer.addAll(column, from, to)
+            val ms = scratch.ms(rows)
+            for (i in 0 until rows) ms[i] = millis(times[from + i])
+            val halves = scratch.halves(rows)
+            val lone = deriver.deriveBatch(ms, packer.packed(rows, width), halves)
+            if (lone >= 0) {
+                val (column, row) = lone / rows to from + lone % rows
+                throw loneSurrogate(columns[column][row], "row $row, field $column")
+            }
+            for (i in 0 until rows) ids[from + i] = Ulid.ofBits(halves[2 * i], halves[2 * i + 1])
+        } finally {
+            Scratch.keep(scratch)
         }
-        for (i in 0 until rows) ids[from + i] = Ulid.ofBits(halves[2 * i], halves[2 * i + 1])
     }
 }

@@ -23,10 +23,11 @@ internal object Jni {
     @JvmStatic external fun derive(handle: Long, ms: Long, address: Long, length: Int, text: Boolean)
 
     /**
-     * Rows of [width] fields into [out] (an id's halves, most significant first): -1, or
-     * the index of the first field in row order that holds a lone surrogate.
+     * [rows] rows of [width] fields into [out] (an id's halves, most significant first);
+     * the arrays may be longer. -1, or the index of the first field in row order that
+     * holds a lone surrogate.
      */
-    @JvmStatic external fun deriveBatch(handle: Long, times: LongArray, chars: CharArray, ends: IntArray, width: Int, out: LongArray): Int
+    @JvmStatic external fun deriveBatch(handle: Long, rows: Int, times: LongArray, chars: CharArray, ends: IntArray, width: Int, out: LongArray): Int
 
     /** The content hash text (ASCII) of [data]. */
     @JvmStatic external fun contentHash(scheme: ByteArray, data: ByteArray): ByteArray

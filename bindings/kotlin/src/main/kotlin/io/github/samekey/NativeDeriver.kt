@@ -44,14 +44,14 @@ internal class NativeDeriver(scheme: Scheme, private val namespace: String, secr
     }
 
     /**
-     * Ids of rows of [width] fields into [out], two longs (the id's halves) a row: -1, or
-     * the index in [fields] of the first field (in row order) holding a lone surrogate,
-     * the rows before its row derived.
+     * Ids of the rows of [fields] at [times] into [out], two longs (the id's halves) a row:
+     * -1, or the index in [fields] of the first field (in row order) holding a lone
+     * surrogate, the rows before its row derived.
      */
-    fun deriveBatch(times: LongArray, fields: Packed, width: Int, out: LongArray): Int {
+    fun deriveBatch(times: LongArray, fields: Packed, out: LongArray): Int {
         check(!closed) { "this UlidDeriver is closed" }
         try {
-            return Jni.deriveBatch(handle, times, fields.chars, fields.ends, width, out)
+            return Jni.deriveBatch(handle, fields.rows, times, fields.chars, fields.ends, fields.width, out)
         } finally {
             Reference.reachabilityFence(this)
         }
