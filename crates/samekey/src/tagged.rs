@@ -276,10 +276,10 @@ impl Sink for Short {
         let end = self.len + bytes.len();
         if end <= ROOM {
             let to = &mut self.buf.as_flattened_mut()[self.len..end];
-            // Natively a byte loop for an id's short fields: a `memcpy` call costs more.
-            // WebAssembly copies with one `memory.copy` instruction.
+            // Natively fixed-size moves for an id's short fields: a `memcpy` call costs
+            // more. WebAssembly copies with one `memory.copy` instruction.
             if cfg!(not(target_arch = "wasm32")) && bytes.len() <= 32 {
-                to.iter_mut().zip(bytes).for_each(|(t, b)| *t = *b);
+                copy_short(to, bytes);
             } else {
                 to.copy_from_slice(bytes);
             }
@@ -287,6 +287,27 @@ impl Sink for Short {
         } else {
             self.overflow = true;
         }
+    }
+}
+
+/// `to.copy_from_slice(from)` for up to 32 bytes as two overlapping moves of a fixed
+/// size (a byte loop, LLVM turns back into a `memcpy` call: 2 ns of a v1 id in a batch).
+#[inline(always)]
+fn copy_short(to: &mut [u8], from: &[u8]) {
+    let n = from.len();
+    debug_assert!(n == to.len() && n <= 32);
+    fn two<const K: usize>(to: &mut [u8], from: &[u8]) {
+        let n = from.len();
+        to[..K].copy_from_slice(&from[..K]);
+        to[n - K..].copy_from_slice(&from[n - K..]);
+    }
+    match n {
+        16.. => two::<16>(to, from),
+        8.. => two::<8>(to, from),
+        4.. => two::<4>(to, from),
+        2.. => two::<2>(to, from),
+        1 => to[0] = from[0],
+        _ => {}
     }
 }
 

@@ -160,3 +160,26 @@ fn our_compression_passes_the_official_blake3_vectors_within_one_chunk() {
     // 0..=8, 63..=65, 127..=129, 1023, 1024 in the official file.
     assert!(checked >= 15, "only {checked} one-chunk cases");
 }
+
+#[test]
+fn a_short_buffer_holds_what_was_put_at_every_length_and_offset() {
+    for offset in 0..40 {
+        for n in 0..=40 {
+            let (head, field) = (pattern(offset, 1), pattern(n, 2));
+            let mut short = Short::new();
+            short.put(&head);
+            short.put(&field);
+            assert_eq!(short.len, offset + n);
+            let mut want = head.clone();
+            want.extend_from_slice(&field);
+            assert_eq!(
+                &short.buf.as_flattened()[..offset + n],
+                &want[..],
+                "{offset} + {n}"
+            );
+            assert!(short.buf.as_flattened()[offset + n..]
+                .iter()
+                .all(|&b| b == 0));
+        }
+    }
+}
