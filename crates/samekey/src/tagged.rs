@@ -296,6 +296,7 @@ impl Sink for Short {
 fn copy_short(to: &mut [u8], from: &[u8]) {
     let n = from.len();
     debug_assert!(n == to.len() && n <= 32);
+    #[inline(always)]
     fn two<const K: usize>(to: &mut [u8], from: &[u8]) {
         let n = from.len();
         to[..K].copy_from_slice(&from[..K]);
