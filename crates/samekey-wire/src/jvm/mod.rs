@@ -25,7 +25,6 @@ mod utf16;
 
 pub use utf16::utf8_column;
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use samekey::timestamp::Millis;
@@ -101,17 +100,24 @@ fn row_fields<'a>(
     rows: usize,
     width: usize,
 ) -> Result<Vec<&'a [u8]>> {
-    let mut fields: Vec<&[u8]> = vec![&[]; ends.len()];
-    let mut start = 0usize;
-    // A column at a time: each field starts where the one before it in `ends` ended.
-    for (c, column) in ends.chunks_exact(rows.max(1)).enumerate() {
-        for (r, &end) in column.iter().enumerate() {
-            let end =
-                usize::try_from(end).map_err(|_| WireError::Malformed("a negative field end"))?;
-            fields[r * width + c] = packed.get(start..end).ok_or(WireError::Malformed(
-                "field ends out of order or beyond the bytes",
-            ))?;
-            start = end;
+    // In order from 0 and within the bytes, checked in one pass that does not branch;
+    // then no slice below can fail.
+    let (mut last, mut bad) = (0i32, false);
+    for &end in ends {
+        bad |= end < last;
+        last = end;
+    }
+    if bad || last as usize > packed.len() {
+        return Err(WireError::Malformed(
+            "field ends out of order or beyond the bytes",
+        ));
+    }
+    let start = |i: usize| if i == 0 { 0 } else { ends[i - 1] as usize };
+    let mut fields = Vec::with_capacity(ends.len());
+    for r in 0..rows {
+        for c in 0..width {
+            let i = c * rows + r;
+            fields.push(&packed[start(i)..ends[i] as usize]);
         }
     }
     Ok(fields)
