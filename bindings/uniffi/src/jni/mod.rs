@@ -131,7 +131,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriveBatch(
             && rows.checked_mul(width).map(|n| room(ends, n)).transpose()? == Some(true);
         if !fits {
             return Err(argument(
-                "width field ends and two output longs for every time",
+                "arrays shorter than the rows: a time, width field ends and two output longs a row",
             ));
         }
         let units = env.length(chars, "the fields", true)?;
