@@ -211,11 +211,9 @@ fn utf8_row(
     let text = units
         .get(..row_len)
         .ok_or(WireError::Malformed("the lengths exceed the text"))?;
-    // A fold without early exit, which compiles to vector instructions.
-    if text.iter().fold(0, |any, &u| any | u) < 0x80 {
-        // ASCII: one narrowing copy of the row, and UTF-8 offsets equal UTF-16 ones.
-        let base = utf8.len();
-        utf8.extend(text.iter().map(|&u| u as u8));
+    let base = utf8.len();
+    if crate::ascii::push_if_ascii(text, utf8) {
+        // One narrowing copy of the row, and UTF-8 offsets equal UTF-16 ones.
         let mut end = base;
         ends.extend(row.iter().map(|&n| {
             end += n as usize;

@@ -26,6 +26,7 @@
 #![no_std]
 extern crate alloc;
 
+mod ascii;
 mod codec;
 mod ids;
 mod js;

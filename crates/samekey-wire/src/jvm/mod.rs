@@ -100,14 +100,9 @@ fn row_fields<'a>(
     rows: usize,
     width: usize,
 ) -> Result<Vec<&'a [u8]>> {
-    // In order from 0 and within the bytes, checked in one pass that does not branch;
-    // then no slice below can fail.
-    let (mut last, mut bad) = (0i32, false);
-    for &end in ends {
-        bad |= end < last;
-        last = end;
-    }
-    if bad || last as usize > packed.len() {
+    // Then no slice below can fail.
+    let within = i32::try_from(packed.len()).unwrap_or(i32::MAX);
+    if !ends_in_order(ends, 0, within) {
         return Err(WireError::Malformed(
             "field ends out of order or beyond the bytes",
         ));
@@ -121,6 +116,18 @@ fn row_fields<'a>(
         }
     }
     Ok(fields)
+}
+
+/// Whether `ends` never go down, from `from`, and the last is at most `to` (every end is
+/// then in `from..=to`): one pass that does not branch, as the ends of a column nearly
+/// always are.
+fn ends_in_order(ends: &[i32], from: i32, to: i32) -> bool {
+    let (mut last, mut bad) = (from, false);
+    for &end in ends {
+        bad |= end < last;
+        last = end;
+    }
+    !bad && last <= to
 }
 
 /// The ids of the first `times.len()` of `rows` rows of `width` fields, their fields in

@@ -26,19 +26,11 @@ pub fn utf8_column(
     let (Ok(first), Ok(last)) = (i32::try_from(from), i32::try_from(from + units.len())) else {
         return Err(out_of_order());
     };
-    // In order and inside: one pass that does not branch, as most columns are.
-    let mut prev = first;
-    let mut bad = false;
-    for &end in ends.iter() {
-        bad |= end < prev;
-        prev = end;
-    }
-    if bad || prev > last {
+    if !super::ends_in_order(ends, first, last) {
         return Err(out_of_order());
     }
-    if units.iter().fold(0u16, |any, &u| any | u) < 0x80 {
+    if crate::ascii::push_if_ascii(units, out) {
         // One byte a unit: ends move by where the column starts in `out`.
-        out.extend(units.iter().map(|&u| u as u8));
         offset(out.len())?;
         let shift = base as i32 - first; // both ends of the sum are in `out`, an i32
         ends.iter_mut().for_each(|e| *e += shift);
@@ -46,8 +38,8 @@ pub fn utf8_column(
     }
     let mut start = 0;
     for (row, end) in ends.iter_mut().enumerate() {
-        let at = (*end - first) as usize; // checked above
-                                          // Field by field: a surrogate pair split across two fields is two lone ones.
+        // Field by field: a surrogate pair split across two fields is two lone ones.
+        let at = (*end - first) as usize; // at or after `first`: checked above
         if samekey::text::push_utf16(&units[start..at], out).is_err() {
             return empty_from(row, ends, out, base).map(Some);
         }

@@ -146,8 +146,8 @@ class ApiTest {
         val many = posts.deriveMany(times, listOf(slugs, langs))
         assertEquals(List(n) { posts.derive(times[it], slugs[it], langs[it]) }, many)
         assertEquals(List(n) { posts.derive(times[it], listOf(slugs[it].toByteArray(), langs[it].toByteArray())) }, many)
-        // A value repeated from the row before is copied, not read again: long and short,
-        // ASCII or not, across sections.
+        // Values repeated from row to row (the same String), long and short, ASCII or
+        // not, across sections.
         val tenants = List(n) { if (it < 1500) "tenant-\u00fcber-a-long-name" else if (it < 2000) "t\uD83D\uDE00" else "acme" }
         assertEquals(
             List(n) { posts.derive(times[it], slugs[it], langs[it], tenants[it]) },
