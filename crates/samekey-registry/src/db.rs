@@ -3,13 +3,8 @@
 //! row: a primary key and `INSERT ... ON CONFLICT DO NOTHING`, so any number of server
 //! processes on one PostgreSQL stay correct.
 
-use std::str::FromStr;
-use std::time::Duration;
-
 use sqlx::postgres::{PgPool, PgPoolOptions};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
-};
+use sqlx::sqlite::SqlitePool;
 use sqlx::Row;
 
 use crate::metrics::PoolState;
@@ -219,29 +214,11 @@ impl Db {
     /// Opens `url` (`sqlite:PATH` or `postgres://...`) and brings its schema to this
     /// build's version ([`crate::schema`]); a database newer than that is refused.
     /// SQLite runs in WAL mode with `synchronous=FULL`: an acknowledged revision survives
-    /// a crash of the process or of the machine.
+    /// a crash of the process or of the machine; processes starting at once on one new
+    /// database all start.
     pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
         let db = if url.starts_with("sqlite:") {
-            let options = SqliteConnectOptions::from_str(url)?
-                .create_if_missing(true)
-                .journal_mode(SqliteJournalMode::Wal)
-                .synchronous(SqliteSynchronous::Full)
-                .busy_timeout(Duration::from_secs(30))
-                .foreign_keys(true);
-            // One writer connection: SQLite takes one writer at a time anyway, and queueing
-            // in the pool is fair where 32 connections would sleep in SQLite's busy handler.
-            // Uniqueness stays the database's (other processes still contend through
-            // busy_timeout).
-            let writes = SqlitePoolOptions::new()
-                .max_connections(1)
-                .connect_with(options.clone())
-                .await?;
-            // Readers look up small rows and stream data in chunks: a page cache of 1 MiB
-            // each (SQLite's default is 2 MiB) keeps the pool's memory to a MiB a connection.
-            let reads = SqlitePoolOptions::new()
-                .max_connections(max_connections)
-                .connect_with(options.pragma("cache_size", "-1024"))
-                .await?;
+            let (reads, writes) = crate::db_sqlite::open(url, max_connections).await?;
             Db::Sqlite(reads, writes)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Db::Postgres(

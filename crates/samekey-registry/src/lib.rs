@@ -17,6 +17,7 @@ mod data_body;
 pub mod db;
 mod db_check;
 pub mod db_data;
+mod db_sqlite;
 pub mod error;
 pub mod metrics;
 mod per_ip;
