@@ -1,9 +1,9 @@
 //! `samekey schemes`: where a change of scheme stands in a registry's database, and the
-//! rollout's two database steps (see [`crate::schemes`]).
+//! rollout's two database steps (see [`crate::store::schemes`]).
 
 use samekey::Scheme;
 
-use crate::schemes;
+use crate::store::schemes;
 use crate::Db;
 
 /// `samekey schemes`.

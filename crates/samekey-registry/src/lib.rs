@@ -2,30 +2,17 @@
 //! `H(parent, H(data))` server side, so that registering the same data on the same parent
 //! twice, concurrently or as a retry, creates one revision. `samekey serve` starts it.
 
-// The one exception is src/blob.rs (SQLite incremental blob reads), allowed there.
+// The one exception is src/store/blob.rs (SQLite incremental blob reads), allowed there.
 #![deny(unsafe_code)]
 
+// Layers, each importing only those below it (the README draws them):
+// admin and this file (configuration, start-up) > api (routes, problems, registration)
+// > http (the server loop) > metrics > store (databases, schemes, data stores).
 pub mod admin;
 pub mod api;
-pub mod auth;
-mod blob;
-mod body;
-mod conn_clock;
-mod conn_io;
-pub mod cors;
-mod data_body;
-pub mod db;
-mod db_check;
-pub mod db_data;
-mod db_sqlite;
-pub mod error;
+pub mod http;
 pub mod metrics;
-mod per_ip;
-pub mod register;
-pub mod schema;
-pub mod schemes;
-pub mod server;
-pub mod tls;
+pub mod store;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -37,7 +24,7 @@ use tokio::net::TcpListener;
 
 pub use admin::SchemesArgs;
 pub use api::{router, AppState, RequestLimits};
-pub use db::{Db, Revision};
+pub use store::{Db, Revision};
 
 // Numeric and duration flags take values that start with '-', so that `-1` is judged by
 // the flag's parser (and refused naming the flag) rather than read as an unknown flag.
@@ -79,7 +66,7 @@ pub struct ServeArgs {
     pub allow_anonymous: bool,
     /// An origin whose pages may call the registry from a browser (e.g.
     /// https://app.example.com); repeat for each. Exact origins only, no wildcard.
-    #[arg(long = "cors-origin", value_name = "ORIGIN", value_parser = cors::parse_origin)]
+    #[arg(long = "cors-origin", value_name = "ORIGIN", value_parser = http::cors::parse_origin)]
     pub cors_origins: Vec<String>,
     /// Serve HTTPS with this PEM certificate chain (TLS 1.2 and 1.3; needs --tls-key).
     /// Reloaded on SIGHUP or when the file changes: a renewal needs no restart.
@@ -214,7 +201,7 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
     let ring = KeyRing::new(args.scheme, &args.accept)?;
     // The core refuses a scheme without a content hash (v0): revisions need v1 or v2.
     samekey::content_hash(args.scheme, b"")?;
-    let tokens = auth::Tokens::load(
+    let tokens = api::auth::Tokens::load(
         args.token_file.as_deref(),
         args.read_token_file.as_deref(),
         args.public_reads,
@@ -225,16 +212,16 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
         return Err(e.into());
     }
     // A ring that could create a twin of what the database holds does not start.
-    if let Err(e) = schemes::settle(&db, &ring).await {
+    if let Err(e) = store::schemes::settle(&db, &ring).await {
         db.close().await;
         return Err(e.into());
     }
     let metrics = Arc::new(metrics::Metrics::default());
-    let registrar = register::Registrar::new(db, ring, metrics.clone(), args.cpu_jobs());
+    let registrar = api::register::Registrar::new(db, ring, metrics.clone(), args.cpu_jobs());
     Ok(Arc::new(AppState {
         registrar: Arc::new(registrar),
         tokens: Arc::new(tokens),
-        cors: Arc::new(cors::Cors::new(&args.cors_origins)),
+        cors: Arc::new(http::cors::Cors::new(&args.cors_origins)),
         metrics,
         limits: args.request_limits(),
     }))
@@ -261,7 +248,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), BoxError> {
     init_logs(args.log_format);
     check_exposure(&args)?;
     let tls = match (&args.tls_cert, &args.tls_key) {
-        (Some(cert), Some(key)) => Some(tls::Tls::load(cert, key)?),
+        (Some(cert), Some(key)) => Some(http::tls::Tls::load(cert, key)?),
         _ => None,
     };
     let state = state(&args).await?;
@@ -269,7 +256,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), BoxError> {
     // The first line on stdout, for scripts and tests that started us on port 0.
     let scheme = if tls.is_some() { "https" } else { "http" };
     println!("listening on {scheme}://{}", listener.local_addr()?);
-    let watch = tls.clone().map(tls::Tls::watch);
+    let watch = tls.clone().map(http::tls::Tls::watch);
     run_tls(listener, state, &args, tls, shutdown_signal()).await;
     if let Some(watch) = watch {
         watch.abort();
@@ -293,13 +280,13 @@ pub async fn run_tls(
     listener: TcpListener,
     state: Arc<AppState>,
     args: &ServeArgs,
-    tls: Option<Arc<tls::Tls>>,
+    tls: Option<Arc<http::tls::Tls>>,
     signal: impl std::future::Future<Output = ()>,
 ) {
     // Descriptors besides client connections: the database pools, the listener, logs.
     let reserved = 2 * args.db_connections as usize + 32;
     let max_connections =
-        server::connections_within_open_files(args.max_connections as usize, reserved);
+        http::connections_within_open_files(args.max_connections as usize, reserved);
     if max_connections < args.max_connections as usize {
         tracing::warn!(
             max_connections,
@@ -308,7 +295,7 @@ pub async fn run_tls(
         );
     }
     state.metrics.set_connection_limit(max_connections);
-    let limits = server::Limits {
+    let limits = http::Limits {
         header_timeout: args.header_timeout,
         idle_timeout: args.idle_timeout,
         send_timeout: args.send_timeout,
@@ -328,7 +315,7 @@ pub async fn run_tls(
             "--allow-anonymous: no tokens, so anyone who reaches this address may read and write revisions");
     }
     let app = router(state.clone());
-    let deadline = server::run(listener, app, limits, tls, state.metrics.clone(), signal).await;
+    let deadline = http::run(listener, app, limits, tls, state.metrics.clone(), signal).await;
     // Registrations whose body had arrived finish too (their clients may have left), but
     // not past the deadline: an unfinished one is rolled back and was never acknowledged.
     match tokio::time::timeout_at(deadline, state.registrar.finished()).await {

@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::store::PoolState;
+
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 14] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
@@ -49,14 +51,6 @@ impl Closed {
             Closed::ShutdownDeadline => "shutdown_deadline",
         }
     }
-}
-
-/// A database pool's state at the moment of a scrape.
-pub struct PoolState {
-    pub name: &'static str,
-    pub open: u32,
-    pub idle: usize,
-    pub max: u32,
 }
 
 #[derive(Default)]
@@ -127,7 +121,7 @@ impl Metrics {
         &self,
         pools: &[PoolState],
         ring: &samekey::KeyRing,
-        schemes: Option<&[(samekey::Scheme, crate::schemes::State)]>,
+        schemes: Option<&[(samekey::Scheme, crate::store::schemes::State)]>,
     ) -> String {
         let mut out = Exposition::default();
         out.family(

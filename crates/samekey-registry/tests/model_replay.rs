@@ -11,7 +11,7 @@ mod common;
 use common::{client, fresh_db, post_json, Backend, Server};
 use samekey::Scheme;
 use samekey_model::{fits, Action, Design, Registry, State, PHASES, V1, V2};
-use samekey_registry::schemes;
+use samekey_registry::store::schemes;
 
 const PAYLOAD: &str = r#"{"model":"one (parent, data)"}"#;
 

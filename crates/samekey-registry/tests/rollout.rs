@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use common::{client, fresh_db, post_json, Backend, Server, TestDb};
 use samekey::Scheme;
-use samekey_registry::schemes;
+use samekey_registry::store::schemes;
 
 const OLD: &[&str] = &["--scheme", "v1"];
 const EXPAND: &[&str] = &["--scheme", "v1", "--accept", "v2"];

@@ -95,11 +95,11 @@ async fn the_rollout_under_load_with_kill_9_and_cut_connections() {
             cut += cuttable.cut();
             match then {
                 Some("require") => {
-                    samekey_registry::schemes::require(&admin, Scheme::V2)
+                    samekey_registry::store::schemes::require(&admin, Scheme::V2)
                         .await
                         .unwrap();
                 }
-                Some(_) => samekey_registry::schemes::retire(&admin, Scheme::V1)
+                Some(_) => samekey_registry::store::schemes::retire(&admin, Scheme::V1)
                     .await
                     .unwrap(),
                 None => {}

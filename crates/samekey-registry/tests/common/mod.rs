@@ -427,5 +427,5 @@ pub fn token_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
 /// Lets this test process open as many sockets as the hard limit allows (the server's
 /// own start-up step); the limit it then has.
 pub fn raise_open_files() -> usize {
-    samekey_registry::server::connections_within_open_files(usize::MAX, 0)
+    samekey_registry::http::connections_within_open_files(usize::MAX, 0)
 }

@@ -16,14 +16,20 @@ use samekey::format_rfc3339;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::auth::{self, Scope, Tokens};
-use crate::data_body::{DataBody, CHUNK};
-use crate::db::Revision;
-use crate::error::{ApiError, ErrorCode, LoggedCause};
 use crate::metrics::Metrics;
-use crate::register::{self, Registrar};
+use crate::store::Revision;
+use auth::{Scope, Tokens};
+use data_body::{DataBody, CHUNK};
+use error::{ApiError, ErrorCode, LoggedCause};
+use register::Registrar;
 
-pub const OPENAPI: &str = include_str!("../openapi.json");
+pub mod auth;
+mod body;
+mod data_body;
+pub mod error;
+pub mod register;
+
+pub const OPENAPI: &str = include_str!("../../openapi.json");
 
 /// Every route, as `openapi.json` must list it (checked by a test).
 pub const ROUTES: &[(&str, &str)] = &[
@@ -49,7 +55,7 @@ pub struct RequestLimits {
 pub struct AppState {
     pub registrar: Arc<Registrar>,
     pub tokens: Arc<Tokens>,
-    pub cors: Arc<crate::cors::Cors>,
+    pub cors: Arc<crate::http::cors::Cors>,
     pub metrics: Arc<Metrics>,
     pub limits: RequestLimits,
 }
@@ -83,7 +89,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(from_fn_with_state(state.limits, check_head))
         // Outside the routes' authentication, so that a preflight is answered without a
         // token; inside the log, so that it is counted.
-        .layer(from_fn_with_state(state.cors.clone(), crate::cors::cors))
+        .layer(from_fn_with_state(
+            state.cors.clone(),
+            crate::http::cors::cors,
+        ))
         .layer(from_fn_with_state(state.clone(), observe))
         .with_state(state)
 }
@@ -232,9 +241,10 @@ async fn register_revision(
     let media_type = register::media_type(content_type)
         .ok_or_else(|| ApiError::UnsupportedMediaType(content_type.map(str::to_string)))?;
     let limits = state.limits;
-    let declared = crate::body::check_declared(&headers, limits.body_bytes)?;
+    let declared = crate::api::body::check_declared(&headers, limits.body_bytes)?;
     let parent = register::parse_parent(&state.registrar.ring, query.parent.as_deref())?;
-    let bytes = crate::body::read(body, declared, limits.body_bytes, limits.body_timeout).await?;
+    let bytes =
+        crate::api::body::read(body, declared, limits.body_bytes, limits.body_timeout).await?;
     let (stored, created) = state.registrar.register(media_type, bytes, parent).await?;
     let status = if created {
         StatusCode::CREATED
@@ -311,7 +321,7 @@ async fn metrics(
     StrictQuery(NoParams {}): StrictQuery<NoParams>,
 ) -> Response {
     let registrar = &state.registrar;
-    let schemes = crate::schemes::states(&registrar.db).await.ok();
+    let schemes = crate::store::schemes::states(&registrar.db).await.ok();
     let text = state.metrics.render(
         &registrar.db.pool_states(),
         &registrar.ring,

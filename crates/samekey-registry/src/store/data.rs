@@ -2,8 +2,8 @@
 
 use sqlx::Row;
 
-use crate::db::{column_of, Db};
 use crate::on_pool;
+use crate::store::{column_of, Db};
 
 /// Where a revision's data is, for [`Db::data_chunk`].
 #[derive(Debug, Clone)]
@@ -88,7 +88,7 @@ impl Db {
                 // on a blocking thread, so that the async workers keep answering requests.
                 let runtime = tokio::runtime::Handle::current();
                 let (mut conn, read) = tokio::task::spawn_blocking(move || {
-                    let read = runtime.block_on(crate::blob::read_chunk(
+                    let read = runtime.block_on(crate::store::blob::read_chunk(
                         &mut conn, rowid, &hash, size, offset, len,
                     ));
                     (conn, read)

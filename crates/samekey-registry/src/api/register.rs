@@ -6,9 +6,9 @@ use std::sync::Arc;
 use samekey::{canonicalize_json_text, derive_revision, KeyRing, RevisionKey};
 use tokio::sync::Semaphore;
 
-use crate::db::{Db, Insert, Revision};
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 use crate::metrics::Metrics;
+use crate::store::{Db, Insert, Revision};
 
 pub const JSON: &str = "application/json";
 pub const OCTET_STREAM: &str = "application/octet-stream";
@@ -197,9 +197,9 @@ impl Registrar {
             content_hash: primary.content_hash.clone(),
             media_type: r.media_type.to_string(),
             size: r.data.len() as i64,
-            created_at_ms: crate::db::now_ms(),
+            created_at_ms: crate::store::now_ms(),
         };
-        let keys = crate::schema::SCHEMES.map(|s| {
+        let keys = crate::store::schema::SCHEMES.map(|s| {
             r.candidates
                 .iter()
                 .find(|c| c.scheme == s.as_str())
@@ -210,7 +210,7 @@ impl Registrar {
             Ok(Insert::UnknownParent) => Err(ApiError::UnknownParent(r.parent.unwrap_or_default())),
             // The database moved past this ring (a rollout step ran after this process
             // started): it may still answer what exists, and must not create anything.
-            Err(e) if crate::db::is_scheme_refusal(&e) => match self.db.find(keys).await? {
+            Err(e) if crate::store::is_scheme_refusal(&e) => match self.db.find(keys).await? {
                 Some(existing) => Ok((existing, false)),
                 None => Err(ApiError::SchemeRequired(self.ring_names())),
             },

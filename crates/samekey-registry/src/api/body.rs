@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap};
 use http_body_util::BodyExt;
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 
 /// The `Content-Length` a request declares, if it declares one that parses.
 pub fn declared_length(headers: &HeaderMap) -> Option<u64> {

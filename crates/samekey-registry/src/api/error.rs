@@ -291,7 +291,7 @@ mod tests {
     /// site's error page reads the registry's codes from.
     #[test]
     fn every_code_is_documented_with_its_status() {
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../../README.md");
         for e in one_of_each() {
             let (code, status) = (e.code(), e.status().as_u16());
             let anchor = format!("<a id=\"error-{code}\"></a>`{code}`");

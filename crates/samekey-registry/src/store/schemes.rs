@@ -3,7 +3,7 @@
 //! A process may write only while its ring holds every *required* scheme and no *retired*
 //! one: then any two writers share the required schemes, whose keys are unique, so one
 //! (parent, data) is one revision whatever ring answers. The database enforces it on every
-//! insert (PostgreSQL CHECK constraints, the SQLite trigger of [`crate::schema`]), so a
+//! insert (PostgreSQL CHECK constraints, the SQLite trigger of [`crate::store::schema`]), so a
 //! process started before a step cannot write around it: it gets `scheme_required`.
 //!
 //! - `require(S)`: records S's key of every revision that lacks it (hashing its data),
@@ -15,8 +15,8 @@
 use samekey::{content_hash, derive_revision, KeyRing, Scheme};
 use sqlx::Row;
 
-use crate::db::{key_column, Db};
-use crate::schema::SCHEMES;
+use crate::store::schema::SCHEMES;
+use crate::store::{key_column, Db};
 
 /// A scheme's state in this database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,7 +184,7 @@ pub async fn require(db: &Db, scheme: Scheme) -> Result<Backfill, sqlx::Error> {
             Ok(done)
         }};
     }
-    crate::db::write_locked!(db, true, sqlx::Error, conn => body!(conn))
+    crate::store::write_locked!(db, true, sqlx::Error, conn => body!(conn))
 }
 
 /// Retires `scheme`: no new revision is recorded under it. Another scheme must be required.
@@ -226,7 +226,7 @@ pub async fn retire(db: &Db, scheme: Scheme) -> Result<(), sqlx::Error> {
             Ok(())
         }};
     }
-    crate::db::write_locked!(db, true, sqlx::Error, conn => body!(conn))
+    crate::store::write_locked!(db, true, sqlx::Error, conn => body!(conn))
 }
 
 /// At a process's start: a database where no scheme is required yet (new, or just

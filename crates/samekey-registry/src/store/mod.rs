@@ -7,9 +7,22 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::SqlitePool;
 use sqlx::Row;
 
-use crate::metrics::PoolState;
+mod blob;
+mod check;
+pub mod data;
+pub mod schema;
+pub mod schemes;
+mod sqlite;
 
-pub use crate::db_data::DataRef;
+pub use self::data::DataRef;
+
+/// A database pool's state at the moment of a scrape.
+pub struct PoolState {
+    pub name: &'static str,
+    pub open: u32,
+    pub idle: usize,
+    pub max: u32,
+}
 
 /// A stored revision, as every read and write returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +97,7 @@ fn unwritable(url: &str, e: sqlx::Error) -> sqlx::Error {
 }
 
 /// The revision insert with its nine parameters numbered from `$first`: the row, then its
-/// key under each scheme of [`crate::schema::SCHEMES`] (NULL for a scheme outside the
+/// key under each scheme of [`crate::store::schema::SCHEMES`] (NULL for a scheme outside the
 /// writer's ring). Any unique key that exists already makes it do nothing.
 fn insert_revision_sql(first: usize) -> String {
     let params: Vec<String> = (first..first + 9).map(|n| format!("${n}")).collect();
@@ -119,7 +132,7 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// Whether `e` is the database refusing a revision for its schemes: a required scheme's
-/// key missing, or a retired scheme's present ([`crate::schema`]).
+/// key missing, or a retired scheme's present ([`crate::store::schema`]).
 pub fn is_scheme_refusal(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Database(d) => {
@@ -144,8 +157,8 @@ pub enum Db {
 macro_rules! on_pool {
     ($db:expr, $pool:ident => $body:expr) => {
         match $db {
-            $crate::db::Db::Sqlite($pool, _) => $body,
-            $crate::db::Db::Postgres($pool) => $body,
+            $crate::store::Db::Sqlite($pool, _) => $body,
+            $crate::store::Db::Postgres($pool) => $body,
         }
     };
 }
@@ -159,7 +172,7 @@ macro_rules! on_pool {
 macro_rules! write_locked {
     ($db:expr, $lock_revisions:expr, $err:ty, $conn:ident => $body:expr) => {
         match $db {
-            $crate::db::Db::Sqlite(_, writes) => {
+            $crate::store::Db::Sqlite(_, writes) => {
                 let mut c = writes.acquire().await?;
                 sqlx::query("BEGIN IMMEDIATE").execute(&mut *c).await?;
                 let $conn = &mut *c;
@@ -171,10 +184,10 @@ macro_rules! write_locked {
                 }
                 result
             }
-            $crate::db::Db::Postgres(pool) => {
+            $crate::store::Db::Postgres(pool) => {
                 let mut tx = pool.begin().await?;
                 sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind($crate::schema::PG_LOCK)
+                    .bind($crate::store::schema::PG_LOCK)
                     .execute(&mut *tx)
                     .await?;
                 if $lock_revisions {
@@ -212,13 +225,13 @@ macro_rules! revision_from_row {
 
 impl Db {
     /// Opens `url` (`sqlite:PATH` or `postgres://...`) and brings its schema to this
-    /// build's version ([`crate::schema`]); a database newer than that is refused.
+    /// build's version ([`crate::store::schema`]); a database newer than that is refused.
     /// SQLite runs in WAL mode with `synchronous=FULL`: an acknowledged revision survives
     /// a crash of the process or of the machine; processes starting at once on one new
     /// database all start.
     pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
         let db = if url.starts_with("sqlite:") {
-            let (reads, writes) = crate::db_sqlite::open(url, max_connections).await?;
+            let (reads, writes) = crate::store::sqlite::open(url, max_connections).await?;
             Db::Sqlite(reads, writes)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Db::Postgres(
@@ -233,9 +246,9 @@ impl Db {
                     .into(),
             ));
         };
-        match crate::schema::migrate(&db).await {
+        match crate::store::schema::migrate(&db).await {
             Ok(_) => Ok(db),
-            Err(crate::schema::SchemaError::Database(e)) => {
+            Err(crate::store::schema::SchemaError::Database(e)) => {
                 db.close().await;
                 Err(unwritable(url, e))
             }
@@ -287,7 +300,7 @@ impl Db {
     }
 
     /// Stores `revision` and its data, recorded under `keys` (its key in each scheme of
-    /// the writer's ring, by [`crate::schema::SCHEMES`]' order, `None` outside it), unless
+    /// the writer's ring, by [`crate::store::schema::SCHEMES`]' order, `None` outside it), unless
     /// a revision holding one of those keys exists; either way returns the stored row, and
     /// whether this call created it. The database decides: every key is unique, so two
     /// writers whose rings share a scheme cannot both create. A missing parent is
@@ -382,7 +395,7 @@ impl Db {
         }
     }
 
-    /// The revision recorded under any of `keys` (by [`crate::schema::SCHEMES`]' order;
+    /// The revision recorded under any of `keys` (by [`crate::store::schema::SCHEMES`]' order;
     /// the oldest, should a database written before schema 2 hold twins).
     pub async fn find(&self, keys: [Option<&str>; 2]) -> Result<Option<Revision>, sqlx::Error> {
         let select = format!(

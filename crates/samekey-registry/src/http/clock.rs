@@ -11,8 +11,8 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
+use crate::http::limits::{Limits, RATE_WINDOW};
 use crate::metrics::Closed;
-use crate::server::{Limits, RATE_WINDOW};
 
 /// What a connection is doing, for its watchdog.
 #[derive(Debug, Clone, Copy)]

@@ -13,8 +13,8 @@ use hyper::body::Incoming;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use crate::conn_clock::{BusyGuard, ConnectionClock};
-use crate::server::MAX_UNSENT;
+use crate::http::clock::{BusyGuard, ConnectionClock};
+use crate::http::limits::MAX_UNSENT;
 
 /// A response body that keeps its connection marked busy until it is dropped, and is
 /// asked for more only while less than [`MAX_UNSENT`] of it waits for the socket.

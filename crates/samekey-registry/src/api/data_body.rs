@@ -12,7 +12,7 @@ use http_body::{Frame, SizeHint};
 
 use tokio::sync::Semaphore;
 
-use crate::db::{DataRef, Db};
+use crate::store::{DataRef, Db};
 
 /// Bytes read from the database at a time: what a reader may hold (with the connection's
 /// MAX_UNSENT). On SQLite each read walks the data's overflow pages from the start, so

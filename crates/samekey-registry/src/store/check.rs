@@ -3,8 +3,8 @@
 
 use sqlx::Row;
 
-use crate::db::Db;
 use crate::on_pool;
+use crate::store::Db;
 
 impl Db {
     /// (revisions, contents): for tests and operators.

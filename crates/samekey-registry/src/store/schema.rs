@@ -17,7 +17,7 @@
 
 use sqlx::Row;
 
-use crate::db::Db;
+use crate::store::Db;
 
 /// The newest schema this build knows.
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
@@ -156,7 +156,7 @@ pub async fn migrate(db: &Db) -> Result<i64, SchemaError> {
                 )
                 .bind(i as i64 + 1)
                 .bind(migration.0)
-                .bind(crate::db::now_ms())
+                .bind(crate::store::now_ms())
                 .execute(&mut *$tx)
                 .await?;
             }
@@ -164,7 +164,7 @@ pub async fn migrate(db: &Db) -> Result<i64, SchemaError> {
         }};
     }
     let sqlite = matches!(db, Db::Sqlite(..));
-    let found = crate::db::write_locked!(db, false, SchemaError, conn => {
+    let found = crate::store::write_locked!(db, false, SchemaError, conn => {
         Ok(run!(conn, |m: &Migration| if sqlite { m.1.iter() } else { m.2.iter() }))
     })?;
     Ok(found)

@@ -10,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use subtle::ConstantTimeEq;
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 
 /// What a request needs its token for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
