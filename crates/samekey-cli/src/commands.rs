@@ -81,6 +81,8 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Serve(a) => serve(a),
         #[cfg(feature = "serve")]
         Command::Schemes(a) => schemes(a),
+        #[cfg(feature = "serve")]
+        Command::Gc(a) => gc(a),
     }
     .map(|()| ExitCode::SUCCESS)
 }
@@ -100,15 +102,27 @@ fn serve(args: samekey_registry::ServeArgs) -> Result<()> {
 
 #[cfg(feature = "serve")]
 fn schemes(args: samekey_registry::SchemesArgs) -> Result<()> {
+    admin(samekey_registry::admin::run(&args), "schemes_failed")
+}
+
+#[cfg(feature = "serve")]
+fn gc(args: samekey_registry::GcArgs) -> Result<()> {
+    admin(samekey_registry::admin::gc(&args), "gc_failed")
+}
+
+/// Runs a registry administration command and prints what it says.
+#[cfg(feature = "serve")]
+fn admin(
+    run: impl std::future::Future<Output = std::result::Result<String, samekey_registry::BoxError>>,
+    code: &'static str,
+) -> Result<()> {
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| CliError::io(Path::new("tokio runtime"), e))?;
-    let out = runtime
-        .block_on(samekey_registry::admin::run(&args))
-        .map_err(|e| CliError {
-            code: "schemes_failed",
-            message: e.to_string(),
-            exit: 1,
-        })?;
+    let out = runtime.block_on(run).map_err(|e| CliError {
+        code,
+        message: e.to_string(),
+        exit: 1,
+    })?;
     print!("{out}");
     Ok(())
 }

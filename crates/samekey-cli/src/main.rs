@@ -48,6 +48,12 @@ pub enum Command {
     /// Example: samekey schemes --database sqlite:registry.db require v2
     #[cfg(feature = "serve")]
     Schemes(samekey_registry::SchemesArgs),
+    /// Delete the objects of a registry's data store that no revision names, once older
+    /// than a grace period.
+    ///
+    /// Example: samekey gc --database postgres://host/db --data-store s3://bucket/revisions
+    #[cfg(feature = "serve")]
+    Gc(samekey_registry::GcArgs),
 }
 
 #[derive(Args, Debug)]

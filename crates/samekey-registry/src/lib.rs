@@ -22,7 +22,7 @@ use std::time::Duration;
 use samekey::{KeyRing, Scheme};
 use tokio::net::TcpListener;
 
-pub use admin::SchemesArgs;
+pub use admin::{GcArgs, SchemesArgs};
 pub use api::{router, AppState, RequestLimits};
 pub use store::{Db, Revision};
 
@@ -38,6 +38,11 @@ pub struct ServeArgs {
         default_value = "sqlite:samekey-registry.db"
     )]
     pub database: String,
+    /// Where revision data lives: `database` (in the database's contents table) or
+    /// s3://BUCKET/PREFIX (one object per content hash; endpoint, region and credentials
+    /// from the standard AWS_* variables). Revisions and their keys stay in the database.
+    #[arg(long, env = "SAMEKEY_DATA_STORE", default_value = "database")]
+    pub data_store: String,
     /// Address to listen on (port 0 picks a free port; the address is printed on stdout).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
@@ -206,6 +211,14 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
         args.read_token_file.as_deref(),
         args.public_reads,
     )?;
+    let objects = match args.data_store.as_str() {
+        "database" => None,
+        url => {
+            let objects = store::objects::DataStore::open(url)?;
+            objects.check().await?;
+            Some(objects)
+        }
+    };
     let db = Db::connect(&args.database, args.db_connections).await?;
     if let Err(e) = db.require_writable(&args.database).await {
         db.close().await;
@@ -217,7 +230,8 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
         return Err(e.into());
     }
     let metrics = Arc::new(metrics::Metrics::default());
-    let registrar = api::register::Registrar::new(db, ring, metrics.clone(), args.cpu_jobs());
+    let registrar =
+        api::register::Registrar::new(db, objects, ring, metrics.clone(), args.cpu_jobs());
     Ok(Arc::new(AppState {
         registrar: Arc::new(registrar),
         tokens: Arc::new(tokens),

@@ -49,6 +49,11 @@ pub enum ApiError {
     SchemeRequired(String),
     /// The database failed; the request can be retried.
     Database(sqlx::Error),
+    /// The object store holding revision data failed, or is needed and not configured;
+    /// the request can be retried.
+    DataStore(String),
+    /// A revision's data in the object store is missing or not the bytes its hash names.
+    DataCorrupt(String),
     Internal(String),
 }
 
@@ -84,7 +89,10 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::UnknownParent(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ApiError::Database(_) | ApiError::SchemeRequired(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Database(_) | ApiError::SchemeRequired(_) | ApiError::DataStore(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::DataCorrupt(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -107,6 +115,8 @@ impl ApiError {
             ApiError::InvalidHost(_) => "invalid_host",
             ApiError::InvalidBody(_) => "invalid_body",
             ApiError::Database(_) => "database_unavailable",
+            ApiError::DataStore(_) => "data_store_unavailable",
+            ApiError::DataCorrupt(_) => "data_corrupt",
             ApiError::SchemeRequired(_) => "scheme_required",
             ApiError::Internal(_) => "internal",
         }
@@ -146,6 +156,10 @@ impl ApiError {
             | ApiError::InvalidHost(why)
             | ApiError::InvalidBody(why) => why.clone(),
             ApiError::Database(_) => "the database did not complete the request; retry it".into(),
+            ApiError::DataStore(_) => {
+                "the object store holding revision data did not complete the request; retry it".into()
+            }
+            ApiError::DataCorrupt(why) => why.clone(),
             ApiError::SchemeRequired(ring) => format!(
                 "the database records revisions under schemes this server's key ring ({ring}) does not derive, or retired one of its schemes: \
                  the server must be redeployed with the database's schemes; another server may take the request"
@@ -183,7 +197,9 @@ impl ApiError {
     fn cause(&self) -> Option<String> {
         match self {
             ApiError::Database(e) => Some(e.to_string()),
-            ApiError::Internal(e) => Some(e.clone()),
+            ApiError::Internal(e) | ApiError::DataStore(e) | ApiError::DataCorrupt(e) => {
+                Some(e.clone())
+            }
             _ => None,
         }
     }
@@ -192,6 +208,25 @@ impl ApiError {
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
         ApiError::Database(error)
+    }
+}
+
+impl ApiError {
+    /// The error with the revision `key` named in its detail (a wrong object's).
+    pub fn naming(self, key: &str) -> ApiError {
+        match self {
+            ApiError::DataCorrupt(why) => ApiError::DataCorrupt(format!("revision {key}: {why}")),
+            other => other,
+        }
+    }
+}
+
+impl From<crate::store::objects::ObjectError> for ApiError {
+    fn from(error: crate::store::objects::ObjectError) -> Self {
+        match error {
+            crate::store::objects::ObjectError::Unavailable(why) => ApiError::DataStore(why),
+            crate::store::objects::ObjectError::Corrupt(why) => ApiError::DataCorrupt(why),
+        }
     }
 }
 
@@ -259,6 +294,8 @@ mod tests {
             ApiError::InvalidBody(String::new()),
             ApiError::SchemeRequired(String::new()),
             ApiError::Database(sqlx::Error::PoolTimedOut),
+            ApiError::DataStore(String::new()),
+            ApiError::DataCorrupt(String::new()),
             ApiError::Internal(String::new()),
         ];
         for e in &all {
@@ -280,6 +317,8 @@ mod tests {
                 | ApiError::InvalidBody(_)
                 | ApiError::SchemeRequired(_)
                 | ApiError::Database(_)
+                | ApiError::DataStore(_)
+                | ApiError::DataCorrupt(_)
                 | ApiError::Internal(_) => {}
             }
         }

@@ -27,6 +27,7 @@ pub mod auth;
 mod body;
 mod data_body;
 pub mod error;
+mod object_body;
 pub mod register;
 
 pub const OPENAPI: &str = include_str!("../../openapi.json");
@@ -277,7 +278,25 @@ async fn data(
 ) -> Result<Response, ApiError> {
     let db = &state.registrar.db;
     let cpu = state.registrar.cpu.clone();
-    let data = db.data_ref(&key).await?.ok_or(ApiError::NotFound(key))?;
+    let data = db
+        .data_ref(&key)
+        .await?
+        .ok_or(ApiError::NotFound(key.clone()))?;
+    if data.in_object_store {
+        let Some(objects) = &state.registrar.objects else {
+            return Err(ApiError::DataStore(format!(
+                "the data of {key} is in an object store, and this server has no --data-store"
+            )));
+        };
+        let expected: samekey::ContentHash = data.content_hash.parse()?;
+        let size = data.size.max(0) as u64;
+        let stream = objects
+            .get(&data.content_hash, size)
+            .await
+            .map_err(|e| ApiError::from(e).naming(&key))?;
+        let body = object_body::ObjectBody::new(key, expected, size, stream);
+        return Ok(([(header::CONTENT_TYPE, data.media_type)], Body::new(body)).into_response());
+    }
     let first = {
         let _permit = cpu.acquire().await;
         db.data_chunk(&data, 0, CHUNK).await?

@@ -8,7 +8,11 @@ use tokio::sync::Semaphore;
 
 use crate::api::error::ApiError;
 use crate::metrics::Metrics;
-use crate::store::{Db, Insert, Revision};
+use crate::store::objects::DataStore;
+use crate::store::{Content, Db, Insert, Revision};
+
+/// How long an upload waits for gc to finish deleting its content's object.
+const DELETION_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 pub const JSON: &str = "application/json";
 pub const OCTET_STREAM: &str = "application/octet-stream";
@@ -94,6 +98,8 @@ pub fn registration(
 /// Registers payloads: the CPU work within a bound, the database work to its end.
 pub struct Registrar {
     pub db: Db,
+    /// Where revision data goes when not into the database (`--data-store s3://...`).
+    pub objects: Option<DataStore>,
     pub ring: KeyRing,
     metrics: Arc<Metrics>,
     /// Permits for canonicalizing and hashing large bodies at once.
@@ -104,9 +110,16 @@ pub struct Registrar {
 }
 
 impl Registrar {
-    pub fn new(db: Db, ring: KeyRing, metrics: Arc<Metrics>, cpu_jobs: usize) -> Self {
+    pub fn new(
+        db: Db,
+        objects: Option<DataStore>,
+        ring: KeyRing,
+        metrics: Arc<Metrics>,
+        cpu_jobs: usize,
+    ) -> Self {
         Registrar {
             db,
+            objects,
             ring,
             metrics,
             cpu: Arc::new(Semaphore::new(cpu_jobs)),
@@ -205,9 +218,24 @@ impl Registrar {
                 .find(|c| c.scheme == s.as_str())
                 .map(|c| c.key.as_str())
         });
-        match self.db.insert(&revision, keys, r.data).await {
+        let content = match &self.objects {
+            None => Content::Bytes(r.data),
+            Some(objects) => {
+                // What exists needs no upload (nor writes an object).
+                if let Some(existing) = self.db.find(keys).await? {
+                    return Ok((existing, false));
+                }
+                let upload = self.upload(objects, &revision.content_hash, r.data).await?;
+                Content::Object { upload }
+            }
+        };
+        match self.db.insert(&revision, keys, content).await {
             Ok(Insert::Stored(stored, created)) => Ok((stored, created)),
             Ok(Insert::UnknownParent) => Err(ApiError::UnknownParent(r.parent.unwrap_or_default())),
+            Ok(Insert::UploadExpired) => Err(ApiError::DataStore(format!(
+                "the upload of {} outlived gc's grace period; nothing was committed",
+                revision.content_hash
+            ))),
             // The database moved past this ring (a rollout step ran after this process
             // started): it may still answer what exists, and must not create anything.
             Err(e) if crate::store::is_scheme_refusal(&e) => match self.db.find(keys).await? {
@@ -215,6 +243,36 @@ impl Registrar {
                 None => Err(ApiError::SchemeRequired(self.ring_names())),
             },
             Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Writes `data`, whose hash is `hash`, to the object store under an announced upload
+    /// (waiting while gc deletes that object); the upload's id, for the commit.
+    async fn upload(
+        &self,
+        objects: &DataStore,
+        hash: &str,
+        data: Vec<u8>,
+    ) -> Result<String, ApiError> {
+        let waited = tokio::time::Instant::now();
+        let id = loop {
+            if let Some(id) = self.db.begin_upload(hash).await? {
+                break id;
+            }
+            if waited.elapsed() > DELETION_WAIT {
+                return Err(ApiError::DataStore(format!(
+                    "gc has been deleting the object of {hash} for over {DELETION_WAIT:?}"
+                )));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
+        match objects.put(hash, data.into()).await {
+            Ok(_) => Ok(id),
+            Err(e) => {
+                // An upload left announced would only delay gc until its grace ends.
+                let _ = self.db.abandon_upload(&id).await;
+                Err(e.into())
+            }
         }
     }
 

@@ -11,6 +11,8 @@ pub struct DataRef {
     pub media_type: String,
     pub size: i64,
     pub content_hash: String,
+    /// The bytes are in the object store (`--data-store`), not in the database.
+    pub in_object_store: bool,
     /// SQLite: the content's row when the revision was looked up.
     rowid: Option<i64>,
 }
@@ -25,7 +27,7 @@ impl Db {
             Db::Postgres(_) => "CAST(NULL AS BIGINT)",
         };
         let sql = format!(
-            "SELECT r.media_type, r.size, r.content_hash, {rowid} AS rowid \
+            "SELECT r.media_type, r.size, r.content_hash, c.location, {rowid} AS rowid \
              FROM revisions r JOIN contents c ON c.hash = r.content_hash WHERE r.{} = $1",
             column_of(key)
         );
@@ -35,6 +37,7 @@ impl Db {
                     media_type: row.try_get("media_type")?,
                     size: row.try_get("size")?,
                     content_hash: row.try_get("content_hash")?,
+                    in_object_store: row.try_get::<Option<String>, _>("location")?.as_deref() == Some("object"),
                     rowid: row.try_get("rowid")?,
                 })),
                 None => Ok(None),

@@ -10,11 +10,16 @@ use sqlx::Row;
 mod blob;
 mod check;
 pub mod data;
+pub mod gc;
+mod insert;
+pub mod objects;
 pub mod schema;
 pub mod schemes;
 mod sqlite;
+pub mod uploads;
 
 pub use self::data::DataRef;
+pub use self::insert::{Content, Insert};
 
 /// A database pool's state at the moment of a scrape.
 pub struct PoolState {
@@ -36,52 +41,8 @@ pub struct Revision {
     pub created_at_ms: i64,
 }
 
-/// What an insert did.
-#[derive(Debug)]
-pub enum Insert {
-    /// The stored revision, and whether this insert created it.
-    Stored(Revision, bool),
-    /// The parent it names is not in the registry.
-    UnknownParent,
-}
-
-fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
+pub(crate) fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.kind() == sqlx::error::ErrorKind::ForeignKeyViolation)
-}
-
-/// What the SQLite write transaction did; it committed unless the parent was unknown.
-enum SqliteWrite {
-    Inserted(sqlx::sqlite::SqliteRow),
-    Existed,
-    UnknownParent,
-}
-
-type SqliteQuery<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>>;
-
-/// One write transaction: the content row, then the revision row. `BEGIN IMMEDIATE` takes
-/// the write lock before anything is read. Success means SQLite answered the `COMMIT`
-/// itself (in WAL mode with `synchronous=FULL`, after the log is synced); any error leaves
-/// the connection in a state the caller must not reuse.
-async fn sqlite_write<'q>(
-    conn: &mut sqlx::SqliteConnection,
-    content: SqliteQuery<'q>,
-    revision: SqliteQuery<'q>,
-) -> Result<SqliteWrite, sqlx::Error> {
-    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
-    content.execute(&mut *conn).await?;
-    let row = match revision.fetch_optional(&mut *conn).await {
-        Ok(row) => row,
-        Err(e) if is_foreign_key_violation(&e) => {
-            sqlx::query("ROLLBACK").execute(&mut *conn).await?;
-            return Ok(SqliteWrite::UnknownParent);
-        }
-        Err(e) => return Err(e),
-    };
-    // A revision that existed leaves no content row behind (its data may be another
-    // scheme's hash of the same bytes).
-    let end = if row.is_some() { "COMMIT" } else { "ROLLBACK" };
-    sqlx::query(end).execute(&mut *conn).await?;
-    Ok(row.map_or(SqliteWrite::Existed, SqliteWrite::Inserted))
 }
 
 /// Why the database at `url` is no use to the server; a PostgreSQL URL is not repeated
@@ -93,17 +54,6 @@ fn unwritable(url: &str, e: sqlx::Error) -> sqlx::Error {
     };
     sqlx::Error::Configuration(
         format!("{which} cannot be written ({e}): the registry needs a database it can write, with free space").into(),
-    )
-}
-
-/// The revision insert with its nine parameters numbered from `$first`: the row, then its
-/// key under each scheme of [`crate::store::schema::SCHEMES`] (NULL for a scheme outside the
-/// writer's ring). Any unique key that exists already makes it do nothing.
-fn insert_revision_sql(first: usize) -> String {
-    let params: Vec<String> = (first..first + 9).map(|n| format!("${n}")).collect();
-    format!(
-        "INSERT INTO revisions ({COLUMNS}, key_v1, key_v2) VALUES ({}) ON CONFLICT DO NOTHING RETURNING {COLUMNS}",
-        params.join(", ")
     )
 }
 
@@ -207,7 +157,8 @@ macro_rules! write_locked {
 }
 pub(crate) use write_locked;
 
-const COLUMNS: &str = "key, parent, scheme, content_hash, media_type, size, created_at_ms";
+pub(crate) const COLUMNS: &str =
+    "key, parent, scheme, content_hash, media_type, size, created_at_ms";
 
 macro_rules! revision_from_row {
     ($row:expr) => {
@@ -222,6 +173,7 @@ macro_rules! revision_from_row {
         }
     };
 }
+pub(crate) use revision_from_row;
 
 impl Db {
     /// Opens `url` (`sqlite:PATH` or `postgres://...`) and brings its schema to this
@@ -299,102 +251,6 @@ impl Db {
         })
     }
 
-    /// Stores `revision` and its data, recorded under `keys` (its key in each scheme of
-    /// the writer's ring, by [`crate::store::schema::SCHEMES`]' order, `None` outside it), unless
-    /// a revision holding one of those keys exists; either way returns the stored row, and
-    /// whether this call created it. The database decides: every key is unique, so two
-    /// writers whose rings share a scheme cannot both create. A missing parent is
-    /// `Insert::UnknownParent` (the foreign key says so; no separate check races it).
-    ///
-    /// PostgreSQL: one statement (data-modifying CTEs), so one round trip and one commit;
-    /// the data is stored only when the revision is. SQLite: one transaction whose first
-    /// statement writes, so it takes the write lock before reading anything; rolled back
-    /// when the revision existed.
-    /// Takes the data by value: SQLite binds it without a copy (a 16 MiB payload would
-    /// otherwise be held twice while the row is written).
-    pub async fn insert(
-        &self,
-        revision: &Revision,
-        keys: [Option<&str>; 2],
-        data: Vec<u8>,
-    ) -> Result<Insert, sqlx::Error> {
-        let insert_content = "INSERT INTO contents (hash, media_type, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING";
-        // The content row's three values, then the revision row's nine, in column order.
-        macro_rules! bind_content {
-            ($query:expr) => {
-                $query
-                    .bind(&revision.content_hash)
-                    .bind(&revision.media_type)
-                    .bind(data)
-            };
-        }
-        macro_rules! bind_revision {
-            ($query:expr) => {
-                $query
-                    .bind(&revision.key)
-                    .bind(&revision.parent)
-                    .bind(&revision.scheme)
-                    .bind(&revision.content_hash)
-                    .bind(&revision.media_type)
-                    .bind(revision.size)
-                    .bind(revision.created_at_ms)
-                    .bind(keys[0])
-                    .bind(keys[1])
-            };
-        }
-        let created = match self {
-            Db::Postgres(pool) => {
-                let sql = format!(
-                    "WITH r AS ({}), c AS (INSERT INTO contents (hash, media_type, data) \
-                     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM r) ON CONFLICT (hash) DO NOTHING) \
-                     SELECT * FROM r",
-                    insert_revision_sql(4)
-                );
-                match bind_revision!(bind_content!(sqlx::query(&sql)))
-                    .fetch_optional(pool)
-                    .await
-                {
-                    Ok(Some(row)) => Some(revision_from_row!(row)),
-                    Ok(None) => None,
-                    Err(e) if is_foreign_key_violation(&e) => return Ok(Insert::UnknownParent),
-                    Err(e) => return Err(e),
-                }
-            }
-            Db::Sqlite(_, writes) => {
-                let mut conn = writes.acquire().await?;
-                let written = sqlite_write(
-                    &mut conn,
-                    bind_content!(sqlx::query(insert_content)),
-                    bind_revision!(sqlx::query(&insert_revision_sql(1))),
-                )
-                .await;
-                if written.is_err() {
-                    // A COMMIT that fails with SQLITE_FULL or SQLITE_IOERR may or may not have
-                    // rolled the transaction back by itself, and a later ROLLBACK then fails
-                    // too: sqlx's transaction bookkeeping went out of step with SQLite's, and
-                    // every later write on that connection went into a transaction that never
-                    // committed, each answered 201. A connection whose write failed is closed,
-                    // which rolls back whatever it held; the pool opens a new one.
-                    conn.close_on_drop();
-                }
-                match written? {
-                    SqliteWrite::Inserted(row) => Some(revision_from_row!(row)),
-                    SqliteWrite::Existed => None,
-                    SqliteWrite::UnknownParent => return Ok(Insert::UnknownParent),
-                }
-            }
-        };
-        if let Some(stored) = created {
-            return Ok(Insert::Stored(stored, true));
-        }
-        // Someone else's registration holding one of these keys won; it is committed, so
-        // it is visible.
-        match self.find(keys).await? {
-            Some(existing) => Ok(Insert::Stored(existing, false)),
-            None => Err(sqlx::Error::RowNotFound),
-        }
-    }
-
     /// The revision recorded under any of `keys` (by [`crate::store::schema::SCHEMES`]' order;
     /// the oldest, should a database written before schema 2 hold twins).
     pub async fn find(&self, keys: [Option<&str>; 2]) -> Result<Option<Revision>, sqlx::Error> {
@@ -465,17 +321,5 @@ impl Db {
             }
             Db::Postgres(pool) => pool.close().await,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_revision_insert_numbers_its_parameters_from_the_given_one() {
-        let sql = super::insert_revision_sql(4);
-        assert!(
-            sql.contains("VALUES ($4, $5, $6, $7, $8, $9, $10, $11, $12)"),
-            "{sql}"
-        );
     }
 }

@@ -29,7 +29,7 @@ type Migration = (
     &'static [&'static str],
 );
 
-const MIGRATIONS: [Migration; 2] = [
+const MIGRATIONS: [Migration; 3] = [
     (
         "revisions and contents (the schema of samekey 0.2, made with IF NOT EXISTS)",
         &[
@@ -84,6 +84,21 @@ const MIGRATIONS: [Migration; 2] = [
                IF NEW.scheme = 'v2' AND NEW.key_v2 IS NULL THEN NEW.key_v2 := NEW.key; END IF; \
                RETURN NEW; END $$",
             "CREATE TRIGGER revisions_created_key BEFORE INSERT ON revisions FOR EACH ROW EXECUTE FUNCTION samekey_created_key()",
+        ],
+    ),
+    (
+        "revision data in an object store: where each content's bytes are, uploads and gc's deletions",
+        &[
+            "ALTER TABLE contents ADD COLUMN location TEXT",
+            "CREATE TABLE data_uploads (id TEXT PRIMARY KEY, hash TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX data_uploads_hash ON data_uploads(hash)",
+            "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, started_at_ms BIGINT NOT NULL)",
+        ],
+        &[
+            "ALTER TABLE contents ADD COLUMN location TEXT",
+            "CREATE TABLE data_uploads (id TEXT PRIMARY KEY, hash TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX data_uploads_hash ON data_uploads(hash)",
+            "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, started_at_ms BIGINT NOT NULL)",
         ],
     ),
 ];

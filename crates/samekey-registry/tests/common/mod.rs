@@ -6,6 +6,7 @@
 pub mod history;
 pub mod load;
 pub mod proxy;
+pub mod seaweed;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

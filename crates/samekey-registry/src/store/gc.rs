@@ -1,0 +1,92 @@
+//! Garbage collection of the object store: objects that no content row names, older than
+//! a grace period, with no upload of them in flight, are deleted. Each deletion is
+//! announced in the database first, under the content's lock ([`super::uploads`]), so a
+//! registration of the same content either keeps the object or writes it anew; it never
+//! commits a row that names a deleted object.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+
+use super::objects::{DataStore, ObjectError};
+use super::uploads::Verdict;
+use super::{now_ms, Db};
+
+/// What one gc pass found and did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct GcReport {
+    /// Objects under the prefix.
+    pub listed: u64,
+    /// Not contents of this registry (other names under the prefix): left alone.
+    pub foreign: u64,
+    /// Written within the grace period: left alone.
+    pub young: u64,
+    /// Named by a content row.
+    pub named: u64,
+    /// An upload of them is in flight.
+    pub uploading: u64,
+    pub deleted: u64,
+}
+
+#[derive(Debug)]
+pub enum GcError {
+    Database(sqlx::Error),
+    Store(ObjectError),
+}
+
+impl std::fmt::Display for GcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GcError::Database(e) => write!(f, "the database: {e}"),
+            GcError::Store(e) => write!(f, "the object store: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for GcError {}
+
+impl From<sqlx::Error> for GcError {
+    fn from(e: sqlx::Error) -> Self {
+        GcError::Database(e)
+    }
+}
+
+impl From<ObjectError> for GcError {
+    fn from(e: ObjectError) -> Self {
+        GcError::Store(e)
+    }
+}
+
+/// One pass over every object under the store's prefix. An object is deleted only when
+/// it was last written more than `grace` ago and the database, under the content's lock,
+/// says no row names it and no upload of it younger than `grace` is in flight.
+pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<GcReport, GcError> {
+    let grace_ms = i64::try_from(grace.as_millis()).unwrap_or(i64::MAX);
+    let mut report = GcReport::default();
+    let mut listing = objects.list();
+    while let Some(meta) = listing.next().await {
+        let meta =
+            meta.map_err(|e| ObjectError::Unavailable(format!("listing {}: {e}", objects.url())))?;
+        report.listed += 1;
+        let Some(hash) = objects.hash_of(&meta.location) else {
+            report.foreign += 1;
+            continue;
+        };
+        if now_ms() - meta.last_modified.timestamp_millis() < grace_ms {
+            report.young += 1;
+            continue;
+        }
+        match db.begin_deletion(&hash, grace_ms).await? {
+            Verdict::Named => report.named += 1,
+            Verdict::Uploading => report.uploading += 1,
+            Verdict::Delete => {
+                // A failed delete leaves the deletion announced: uploads of this content
+                // wait out its lease, then go ahead.
+                objects.delete(&meta.location).await?;
+                db.end_deletion(&hash).await?;
+                report.deleted += 1;
+            }
+        }
+    }
+    Ok(report)
+}

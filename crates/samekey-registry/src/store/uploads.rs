@@ -1,0 +1,174 @@
+//! The database's side of revision data in an object store: uploads announced before their
+//! object is written, and gc's deletions announced before their object is deleted. Both
+//! take the content's lock (PostgreSQL: an advisory lock on its hash; SQLite: the write
+//! lock), so for any content hash, in the database's order, either
+//! - an upload is announced first: gc sees it (or the content row its commit adds) and
+//!   keeps the object; or
+//! - a deletion is announced first: the upload waits for it to end, then writes the
+//!   object anew.
+//!
+//! An upload older than the grace period no longer holds its object: its commit fails
+//! ([`super::Insert::UploadExpired`]) and the client's retry uploads again. A deletion
+//! older than [`DELETION_LEASE`] (its gc was killed) is taken over.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::{now_ms, Db};
+
+/// How long an announced deletion keeps uploads of its content waiting: longer than one
+/// DELETE request to the store takes (gc gives up on it sooner).
+pub const DELETION_LEASE_MS: i64 = 120_000;
+
+/// The first key of PostgreSQL's two-key advisory locks on contents (an arbitrary
+/// constant; the schema's lock uses the one-key form).
+const CONTENT_LOCK: i32 = 0x5a3e_0001;
+
+/// Takes `hash`'s lock for the rest of the transaction (PostgreSQL).
+pub(super) async fn lock_content(
+    conn: &mut sqlx::PgConnection,
+    hash: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
+        .bind(CONTENT_LOCK)
+        .bind(hash)
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// A name no other upload of any process has: the process, the time, a counter.
+fn upload_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}-{}",
+        std::process::id(),
+        now_ms(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// What gc may do with an object.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Its deletion is announced: delete it, then [`Db::end_deletion`].
+    Delete,
+    /// A content row names it.
+    Named,
+    /// An upload of it is in flight.
+    Uploading,
+}
+
+/// The same statements on either database, in a transaction that holds `hash`'s lock.
+macro_rules! content_locked {
+    ($db:expr, $hash:expr, $conn:ident => $body:expr) => {
+        match $db {
+            Db::Sqlite(_, writes) => {
+                let mut c = writes.acquire().await?;
+                sqlx::query("BEGIN IMMEDIATE").execute(&mut *c).await?;
+                let $conn = &mut *c;
+                let result: Result<_, sqlx::Error> = async { $body }.await;
+                let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+                if let Err(e) = sqlx::query(end).execute(&mut *c).await {
+                    c.close_on_drop();
+                    return Err(e);
+                }
+                result
+            }
+            Db::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                lock_content(&mut tx, $hash).await?;
+                let $conn = &mut *tx;
+                let result: Result<_, sqlx::Error> = async { $body }.await;
+                if result.is_ok() {
+                    tx.commit().await?;
+                }
+                result
+            }
+        }
+    };
+}
+
+impl Db {
+    /// Announces an upload of `hash`'s object; its id, or `None` while gc is deleting
+    /// that object (wait and ask again). A deletion past its lease is taken over.
+    pub async fn begin_upload(&self, hash: &str) -> Result<Option<String>, sqlx::Error> {
+        let now = now_ms();
+        let id = upload_id();
+        content_locked!(self, hash, conn => {
+            let deleting: Option<i64> =
+                sqlx::query_scalar("SELECT started_at_ms FROM data_deletions WHERE hash = $1")
+                    .bind(hash)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+            match deleting {
+                Some(at) if now - at < DELETION_LEASE_MS => return Ok(None),
+                Some(_) => {
+                    sqlx::query("DELETE FROM data_deletions WHERE hash = $1")
+                        .bind(hash)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                None => {}
+            }
+            sqlx::query("INSERT INTO data_uploads (id, hash, started_at_ms) VALUES ($1, $2, $3)")
+                .bind(&id)
+                .bind(hash)
+                .bind(now)
+                .execute(&mut *conn)
+                .await?;
+            Ok(Some(id.clone()))
+        })
+    }
+
+    /// Ends an upload that will not be committed (its object write failed).
+    pub async fn abandon_upload(&self, id: &str) -> Result<(), sqlx::Error> {
+        crate::on_pool!(self, pool => {
+            sqlx::query("DELETE FROM data_uploads WHERE id = $1").bind(id).execute(pool).await.map(drop)
+        })
+    }
+
+    /// gc's question for an object of `hash` older than `grace_ms`: announces its
+    /// deletion unless a content row names it or an upload younger than `grace_ms` is
+    /// in flight (older ones are dropped: their commits will fail).
+    pub async fn begin_deletion(&self, hash: &str, grace_ms: i64) -> Result<Verdict, sqlx::Error> {
+        let now = now_ms();
+        content_locked!(self, hash, conn => {
+            sqlx::query("DELETE FROM data_uploads WHERE hash = $1 AND started_at_ms < $2")
+                .bind(hash)
+                .bind(now - grace_ms)
+                .execute(&mut *conn)
+                .await?;
+            let named: Option<i32> = sqlx::query_scalar("SELECT 1 FROM contents WHERE hash = $1")
+                .bind(hash)
+                .fetch_optional(&mut *conn)
+                .await?;
+            if named.is_some() {
+                return Ok(Verdict::Named);
+            }
+            let uploading: Option<i32> =
+                sqlx::query_scalar("SELECT 1 FROM data_uploads WHERE hash = $1 LIMIT 1")
+                    .bind(hash)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+            if uploading.is_some() {
+                return Ok(Verdict::Uploading);
+            }
+            sqlx::query(
+                "INSERT INTO data_deletions (hash, started_at_ms) VALUES ($1, $2) \
+                 ON CONFLICT (hash) DO UPDATE SET started_at_ms = excluded.started_at_ms",
+            )
+            .bind(hash)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+            Ok(Verdict::Delete)
+        })
+    }
+
+    /// The object of `hash` is deleted: uploads of it may go ahead.
+    pub async fn end_deletion(&self, hash: &str) -> Result<(), sqlx::Error> {
+        crate::on_pool!(self, pool => {
+            sqlx::query("DELETE FROM data_deletions WHERE hash = $1").bind(hash).execute(pool).await.map(drop)
+        })
+    }
+}
