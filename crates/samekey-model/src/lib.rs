@@ -19,6 +19,8 @@
 //! The checker finds the twin of the first (kept as a test that expects it) and none in
 //! the second (`tests/model.rs`).
 
+pub mod objects;
+
 pub use stateright::Model;
 use stateright::Property;
 

@@ -98,7 +98,7 @@ pub async fn gc(args: &GcArgs) -> Result<String, Box<dyn std::error::Error + Sen
     db.close().await;
     let r = report?;
     Ok(format!(
-        "{} objects: {} deleted, {} named by revisions, {} uploading, {} younger than {:?}, {} not contents (left alone)\n",
-        r.listed, r.deleted, r.named, r.uploading, r.young, args.grace, r.foreign
+        "{} objects: {} deleted, {} named by revisions, {} uploading or being deleted by another gc, {} younger than {:?}, {} not contents (left alone)\n",
+        r.listed, r.deleted, r.named, r.busy, r.young, args.grace, r.foreign
     ))
 }

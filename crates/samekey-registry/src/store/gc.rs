@@ -12,6 +12,10 @@ use super::objects::{DataStore, ObjectError};
 use super::uploads::Verdict;
 use super::{now_ms, Db};
 
+/// How long one object's DELETE may take: half an announced deletion's lease.
+const DELETE_TIMEOUT: Duration =
+    Duration::from_millis(super::uploads::DELETION_LEASE_MS as u64 / 2);
+
 /// What one gc pass found and did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct GcReport {
@@ -23,8 +27,8 @@ pub struct GcReport {
     pub young: u64,
     /// Named by a content row.
     pub named: u64,
-    /// An upload of them is in flight.
-    pub uploading: u64,
+    /// An upload of them is in flight, or another gc pass is deleting them.
+    pub busy: u64,
     pub deleted: u64,
 }
 
@@ -62,6 +66,7 @@ impl From<ObjectError> for GcError {
 /// says no row names it and no upload of it younger than `grace` is in flight.
 pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<GcReport, GcError> {
     let grace_ms = i64::try_from(grace.as_millis()).unwrap_or(i64::MAX);
+    let pass = super::uploads::unique_id();
     let mut report = GcReport::default();
     let mut listing = objects.list();
     while let Some(meta) = listing.next().await {
@@ -76,14 +81,23 @@ pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<Gc
             report.young += 1;
             continue;
         }
-        match db.begin_deletion(&hash, grace_ms).await? {
+        match db.begin_deletion(&hash, grace_ms, &pass).await? {
             Verdict::Named => report.named += 1,
-            Verdict::Uploading => report.uploading += 1,
+            Verdict::Uploading | Verdict::Deleting => report.busy += 1,
             Verdict::Delete => {
-                // A failed delete leaves the deletion announced: uploads of this content
-                // wait out its lease, then go ahead.
-                objects.delete(&meta.location).await?;
-                db.end_deletion(&hash).await?;
+                // The delete ends well within the deletion's lease, after which an upload
+                // takes the content over (the model's one timing assumption). A delete
+                // that fails or times out leaves the deletion announced: uploads of this
+                // content wait out its lease, then go ahead.
+                tokio::time::timeout(DELETE_TIMEOUT, objects.delete(&meta.location))
+                    .await
+                    .map_err(|_| {
+                        ObjectError::Unavailable(format!(
+                            "deleting {} took over {DELETE_TIMEOUT:?}",
+                            meta.location
+                        ))
+                    })??;
+                db.end_deletion(&hash, &pass).await?;
                 report.deleted += 1;
             }
         }

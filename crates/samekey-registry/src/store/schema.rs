@@ -92,13 +92,13 @@ const MIGRATIONS: [Migration; 3] = [
             "ALTER TABLE contents ADD COLUMN location TEXT",
             "CREATE TABLE data_uploads (id TEXT PRIMARY KEY, hash TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
             "CREATE INDEX data_uploads_hash ON data_uploads(hash)",
-            "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, started_at_ms BIGINT NOT NULL)",
+            "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, pass TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
         ],
         &[
             "ALTER TABLE contents ADD COLUMN location TEXT",
             "CREATE TABLE data_uploads (id TEXT PRIMARY KEY, hash TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
             "CREATE INDEX data_uploads_hash ON data_uploads(hash)",
-            "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, started_at_ms BIGINT NOT NULL)",
+            "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, pass TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
         ],
     ),
 ];

@@ -9,7 +9,10 @@
 //!
 //! An upload older than the grace period no longer holds its object: its commit fails
 //! ([`super::Insert::UploadExpired`]) and the client's retry uploads again. A deletion
-//! older than [`DELETION_LEASE`] (its gc was killed) is taken over.
+//! older than [`DELETION_LEASE_MS`] (its gc was killed) is taken over. A deletion belongs to
+//! the gc pass that announced it: a second pass leaves that content alone, and a pass ends
+//! only its own (two passes sharing one announcement lose an object: the model in
+//! crates/samekey-model/src/objects.rs found it).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,8 +39,8 @@ pub(super) async fn lock_content(
         .map(drop)
 }
 
-/// A name no other upload of any process has: the process, the time, a counter.
-fn upload_id() -> String {
+/// A name no other upload or gc pass of any process has: the process, the time, a counter.
+pub fn unique_id() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     format!(
         "{}-{}-{}",
@@ -56,6 +59,8 @@ pub enum Verdict {
     Named,
     /// An upload of it is in flight.
     Uploading,
+    /// Another gc pass is deleting it.
+    Deleting,
 }
 
 /// The same statements on either database, in a transaction that holds `hash`'s lock.
@@ -93,7 +98,7 @@ impl Db {
     /// that object (wait and ask again). A deletion past its lease is taken over.
     pub async fn begin_upload(&self, hash: &str) -> Result<Option<String>, sqlx::Error> {
         let now = now_ms();
-        let id = upload_id();
+        let id = unique_id();
         content_locked!(self, hash, conn => {
             let deleting: Option<i64> =
                 sqlx::query_scalar("SELECT started_at_ms FROM data_deletions WHERE hash = $1")
@@ -127,10 +132,16 @@ impl Db {
         })
     }
 
-    /// gc's question for an object of `hash` older than `grace_ms`: announces its
-    /// deletion unless a content row names it or an upload younger than `grace_ms` is
-    /// in flight (older ones are dropped: their commits will fail).
-    pub async fn begin_deletion(&self, hash: &str, grace_ms: i64) -> Result<Verdict, sqlx::Error> {
+    /// gc pass `pass`'s question for an object of `hash` older than `grace_ms`: announces
+    /// its deletion unless a content row names it, an upload younger than `grace_ms` is
+    /// in flight (older ones are dropped: their commits will fail), or another pass's
+    /// deletion of it is within its lease (a stale one is taken over).
+    pub async fn begin_deletion(
+        &self,
+        hash: &str,
+        grace_ms: i64,
+        pass: &str,
+    ) -> Result<Verdict, sqlx::Error> {
         let now = now_ms();
         content_locked!(self, hash, conn => {
             sqlx::query("DELETE FROM data_uploads WHERE hash = $1 AND started_at_ms < $2")
@@ -153,11 +164,20 @@ impl Db {
             if uploading.is_some() {
                 return Ok(Verdict::Uploading);
             }
+            let deleting: Option<i64> =
+                sqlx::query_scalar("SELECT started_at_ms FROM data_deletions WHERE hash = $1")
+                    .bind(hash)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+            if deleting.is_some_and(|at| now - at < DELETION_LEASE_MS) {
+                return Ok(Verdict::Deleting);
+            }
             sqlx::query(
-                "INSERT INTO data_deletions (hash, started_at_ms) VALUES ($1, $2) \
-                 ON CONFLICT (hash) DO UPDATE SET started_at_ms = excluded.started_at_ms",
+                "INSERT INTO data_deletions (hash, pass, started_at_ms) VALUES ($1, $2, $3) \
+                 ON CONFLICT (hash) DO UPDATE SET pass = excluded.pass, started_at_ms = excluded.started_at_ms",
             )
             .bind(hash)
+            .bind(pass)
             .bind(now)
             .execute(&mut *conn)
             .await?;
@@ -165,10 +185,16 @@ impl Db {
         })
     }
 
-    /// The object of `hash` is deleted: uploads of it may go ahead.
-    pub async fn end_deletion(&self, hash: &str) -> Result<(), sqlx::Error> {
+    /// Pass `pass` deleted the object of `hash`: uploads of it may go ahead (unless
+    /// another pass took the deletion over meanwhile).
+    pub async fn end_deletion(&self, hash: &str, pass: &str) -> Result<(), sqlx::Error> {
         crate::on_pool!(self, pool => {
-            sqlx::query("DELETE FROM data_deletions WHERE hash = $1").bind(hash).execute(pool).await.map(drop)
+            sqlx::query("DELETE FROM data_deletions WHERE hash = $1 AND pass = $2")
+                .bind(hash)
+                .bind(pass)
+                .execute(pool)
+                .await
+                .map(drop)
         })
     }
 }
