@@ -53,8 +53,14 @@ pub struct ServeArgs {
     #[arg(long, value_delimiter = ',')]
     pub accept: Vec<Scheme>,
     /// Largest request body in bytes; larger ones get 413 (at once when declared).
-    #[arg(long, allow_hyphen_values = true, default_value_t = 16 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
-    pub body_limit: u64,
+    /// Default: 16 MiB with --data-store database, 5 GiB with an object store (raw bytes
+    /// stream into it; 5 GiB is S3's largest copy, by which a staged upload is placed).
+    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(u64).range(1..=MAX_BODY))]
+    pub body_limit: Option<u64>,
+    /// Largest JSON body in bytes (JSON is read whole to canonicalize it). Default: the
+    /// body limit with --data-store database, 16 MiB with an object store.
+    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    pub json_limit: Option<u64>,
     /// Tokens that may write and read, one per line. With it, every request but
     /// /healthz and /openapi.json needs `Authorization: Bearer <token>`.
     #[arg(long)]
@@ -130,6 +136,12 @@ pub struct ServeArgs {
     pub log_format: LogFormat,
 }
 
+/// The default body limit with the data in the database.
+const DATABASE_BODY: u64 = 16 * 1024 * 1024;
+
+/// The largest body: 5 GiB, S3's largest single copy (a staged upload is placed by one).
+const MAX_BODY: u64 = 5 << 30;
+
 /// Most header fields a request may have (431 above).
 const MAX_HEADERS: usize = 100;
 
@@ -180,9 +192,23 @@ impl ServeArgs {
         Wrapper::parse_from(std::iter::once("samekey-registry").chain(flags)).args
     }
 
+    /// (body limit, JSON limit) for this data store.
+    pub fn body_limits(&self) -> (u64, u64) {
+        let database = self.data_store == "database";
+        let body = self
+            .body_limit
+            .unwrap_or(if database { DATABASE_BODY } else { MAX_BODY });
+        let json = self
+            .json_limit
+            .unwrap_or(if database { body } else { DATABASE_BODY });
+        (body, json.min(body))
+    }
+
     fn request_limits(&self) -> RequestLimits {
+        let (body, json) = self.body_limits();
         RequestLimits {
-            body_bytes: self.body_limit as usize,
+            body_bytes: usize::try_from(body).unwrap_or(usize::MAX),
+            json_bytes: usize::try_from(json).unwrap_or(usize::MAX),
             body_timeout: self.body_timeout,
             header_bytes: self.max_header_bytes as usize,
             headers: MAX_HEADERS,

@@ -118,7 +118,11 @@ async fn upgrade(backend: Backend) {
         "SELECT version FROM registry_schema ORDER BY version",
     )
     .await;
-    assert_eq!(versions, [1, 2], "each migration recorded once");
+    assert_eq!(
+        versions,
+        (1..=samekey_registry::store::schema::VERSION).collect::<Vec<_>>(),
+        "each migration recorded once"
+    );
     let twins: Vec<i64> = common_rows(
         &handle,
         "SELECT COUNT(*) FROM revisions WHERE twin_of IS NOT NULL",

@@ -29,6 +29,7 @@ mod data_body;
 pub mod error;
 mod object_body;
 pub mod register;
+mod streamed;
 
 pub const OPENAPI: &str = include_str!("../../openapi.json");
 
@@ -47,6 +48,8 @@ pub const ROUTES: &[(&str, &str)] = &[
 #[derive(Debug, Clone, Copy)]
 pub struct RequestLimits {
     pub body_bytes: usize,
+    /// JSON bodies (read whole to canonicalize them): at most `body_bytes`.
+    pub json_bytes: usize,
     pub body_timeout: Duration,
     /// Header names and values added up.
     pub header_bytes: usize,
@@ -242,11 +245,26 @@ async fn register_revision(
     let media_type = register::media_type(content_type)
         .ok_or_else(|| ApiError::UnsupportedMediaType(content_type.map(str::to_string)))?;
     let limits = state.limits;
-    let declared = crate::api::body::check_declared(&headers, limits.body_bytes)?;
+    // JSON is canonicalized whole, so it has a limit of its own; raw bytes stream.
+    let limit = if media_type == register::JSON {
+        limits.json_bytes
+    } else {
+        limits.body_bytes
+    };
+    let declared = crate::api::body::check_declared(&headers, limit)?;
     let parent = register::parse_parent(&state.registrar.ring, query.parent.as_deref())?;
-    let bytes =
-        crate::api::body::read(body, declared, limits.body_bytes, limits.body_timeout).await?;
-    let (stored, created) = state.registrar.register(media_type, bytes, parent).await?;
+    let registrar = &state.registrar;
+    let input = match &registrar.objects {
+        Some(objects) if media_type == register::OCTET_STREAM => {
+            let (ring, timeout) = (&registrar.ring, limits.body_timeout);
+            streamed::read(body, declared, limit, timeout, ring, objects).await?
+        }
+        _ => {
+            let bytes = crate::api::body::read(body, declared, limit, limits.body_timeout).await?;
+            register::Input::Body(media_type, bytes)
+        }
+    };
+    let (stored, created) = registrar.register(input, parent).await?;
     let status = if created {
         StatusCode::CREATED
     } else {

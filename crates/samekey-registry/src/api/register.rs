@@ -3,12 +3,13 @@
 
 use std::sync::Arc;
 
-use samekey::{canonicalize_json_text, derive_revision, KeyRing, RevisionKey};
+use samekey::{canonicalize_json_text, derive_revision, ContentHash, KeyRing, RevisionKey};
 use tokio::sync::Semaphore;
 
 use crate::api::error::ApiError;
 use crate::metrics::Metrics;
 use crate::store::objects::DataStore;
+use crate::store::staged::Staged;
 use crate::store::{Content, Db, Insert, Revision};
 
 /// How long an upload waits for gc to finish deleting its content's object.
@@ -24,11 +25,41 @@ const INLINE_BYTES: usize = 64 * 1024;
 /// Registrations in flight at once, counted so that shutdown can wait for them.
 const MAX_TRACKED: u32 = 1 << 20;
 
+/// What a registration stores.
+#[derive(Debug)]
+pub enum Payload {
+    /// The JCS form of a JSON payload, or the raw bytes.
+    Bytes(Vec<u8>),
+    /// Raw bytes already streamed into the object store under a staging name.
+    Staged(Staged),
+}
+
+impl Payload {
+    pub fn len(&self) -> u64 {
+        match self {
+            Payload::Bytes(b) => b.len() as u64,
+            Payload::Staged(s) => s.size,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// What a request hands the registrar once its body is read.
+pub enum Input {
+    /// A whole body of this media type.
+    Body(&'static str, Vec<u8>),
+    /// A large octet-stream body streamed into the object store, with its content hash
+    /// under every scheme of the ring (primary first).
+    Staged(Staged, Vec<ContentHash>),
+}
+
 /// The registration a request asks for.
 #[derive(Debug)]
 pub struct Registration {
-    /// What is stored: the JCS form of a JSON payload, or the raw bytes.
-    pub data: Vec<u8>,
+    pub data: Payload,
     pub media_type: &'static str,
     pub parent: Option<String>,
     /// (scheme, content hash, revision key) under every accepted scheme, primary first.
@@ -78,21 +109,27 @@ pub fn registration(
     } else {
         body
     };
-    let mut candidates = Vec::new();
-    for hash in ring.content_hashes(&data)? {
-        let key = derive_revision(hash.scheme(), parent.as_deref(), &hash, None)?;
-        candidates.push(Candidate {
+    let candidates = candidates(ring.content_hashes(&data)?, parent.as_deref())?;
+    Ok(Registration {
+        data: Payload::Bytes(data),
+        media_type,
+        parent,
+        candidates,
+    })
+}
+
+/// The revision key of each content hash on `parent`.
+fn candidates(hashes: Vec<ContentHash>, parent: Option<&str>) -> Result<Vec<Candidate>, ApiError> {
+    let mut out = Vec::new();
+    for hash in hashes {
+        let key = derive_revision(hash.scheme(), parent, &hash, None)?;
+        out.push(Candidate {
             scheme: hash.scheme().to_string(),
             content_hash: hash.to_string(),
             key: key.to_string(),
         });
     }
-    Ok(Registration {
-        data,
-        media_type,
-        parent,
-        candidates,
-    })
+    Ok(out)
 }
 
 /// Registers payloads: the CPU work within a bound, the database work to its end.
@@ -127,13 +164,12 @@ impl Registrar {
         }
     }
 
-    /// Registers `body` as a revision of `parent`; the stored revision and whether this
+    /// Registers `input` as a revision of `parent`; the stored revision and whether this
     /// call created it. Runs as a task of its own: once the body is read, the client
     /// leaving does not cancel it, so its retry finds the revision.
     pub async fn register(
         self: &Arc<Self>,
-        media_type: &'static str,
-        body: Vec<u8>,
+        input: Input,
         parent: Option<String>,
     ) -> Result<(Revision, bool), ApiError> {
         let this = self.clone();
@@ -154,7 +190,21 @@ impl Registrar {
                 ),
                 None => None,
             };
-            let r = this.prepare(media_type, body, parent).await?;
+            let r = match input {
+                Input::Body(media_type, body) => this.prepare(media_type, body, parent).await,
+                Input::Staged(staged, hashes) => match candidates(hashes, parent.as_deref()) {
+                    Ok(candidates) => Ok(Registration {
+                        data: Payload::Staged(staged),
+                        media_type: OCTET_STREAM,
+                        parent,
+                        candidates,
+                    }),
+                    Err(e) => {
+                        this.discard(Payload::Staged(staged)).await;
+                        Err(e)
+                    }
+                },
+            }?;
             let stored = this.store(r).await;
             drop(tracked);
             stored
@@ -218,14 +268,27 @@ impl Registrar {
                 .find(|c| c.scheme == s.as_str())
                 .map(|c| c.key.as_str())
         });
-        let content = match &self.objects {
-            None => Content::Bytes(r.data),
-            Some(objects) => {
+        let content = match (&self.objects, r.data) {
+            (None, Payload::Bytes(data)) => Content::Bytes(data),
+            (None, Payload::Staged(_)) => {
+                return Err(ApiError::Internal(
+                    "a staged upload with no object store".into(),
+                ))
+            }
+            (Some(objects), data) => {
                 // What exists needs no upload (nor writes an object).
-                if let Some(existing) = self.db.find(keys).await? {
+                let existing = match self.db.find(keys).await {
+                    Ok(found) => found,
+                    Err(e) => {
+                        self.discard(data).await;
+                        return Err(e.into());
+                    }
+                };
+                if let Some(existing) = existing {
+                    self.discard(data).await;
                     return Ok((existing, false));
                 }
-                let upload = self.upload(objects, &revision.content_hash, r.data).await?;
+                let upload = self.upload(objects, &revision.content_hash, data).await?;
                 Content::Object { upload }
             }
         };
@@ -252,27 +315,52 @@ impl Registrar {
         &self,
         objects: &DataStore,
         hash: &str,
-        data: Vec<u8>,
+        data: Payload,
     ) -> Result<String, ApiError> {
         let waited = tokio::time::Instant::now();
         let id = loop {
-            if let Some(id) = self.db.begin_upload(hash).await? {
+            let begun = match self.db.begin_upload(hash).await {
+                Ok(begun) => begun,
+                Err(e) => {
+                    self.discard(data).await;
+                    return Err(e.into());
+                }
+            };
+            if let Some(id) = begun {
                 break id;
             }
             if waited.elapsed() > DELETION_WAIT {
+                self.discard(data).await;
                 return Err(ApiError::DataStore(format!(
                     "gc has been deleting the object of {hash} for over {DELETION_WAIT:?}"
                 )));
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         };
-        match objects.put(hash, data.into()).await {
-            Ok(_) => Ok(id),
+        let written = match data {
+            Payload::Bytes(bytes) => objects.put(hash, bytes.into()).await.map(drop),
+            Payload::Staged(staged) => {
+                let placed = objects.place(&staged, hash).await;
+                if placed.is_err() {
+                    self.discard(Payload::Staged(staged)).await;
+                }
+                placed
+            }
+        };
+        match written {
+            Ok(()) => Ok(id),
             Err(e) => {
                 // An upload left announced would only delay gc until its grace ends.
                 let _ = self.db.abandon_upload(&id).await;
                 Err(e.into())
             }
+        }
+    }
+
+    /// Deletes a staged upload that will not be placed (gc would, after its grace).
+    async fn discard(&self, data: Payload) {
+        if let (Payload::Staged(staged), Some(objects)) = (data, &self.objects) {
+            let _ = objects.delete(&staged.path).await;
         }
     }
 
@@ -297,7 +385,7 @@ mod tests {
         let ring = KeyRing::new(Scheme::V2, &[Scheme::V1]).unwrap();
         let json = |s: &str| s.as_bytes().to_vec();
         let r = registration(&ring, JSON, json(r#"{"b": 1.0, "a": [true]}"#), None).unwrap();
-        assert_eq!(r.data, br#"{"a":[true],"b":1}"#);
+        assert!(matches!(&r.data, Payload::Bytes(b) if b == br#"{"a":[true],"b":1}"#));
         let schemes: Vec<_> = r.candidates.iter().map(|c| c.scheme.as_str()).collect();
         assert_eq!(schemes, ["v2", "v1"]);
         let again = registration(&ring, JSON, json(r#"{"a":[true],"b":1}"#), None).unwrap();

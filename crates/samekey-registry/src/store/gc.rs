@@ -73,6 +73,17 @@ pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<Gc
         let meta =
             meta.map_err(|e| ObjectError::Unavailable(format!("listing {}: {e}", objects.url())))?;
         report.listed += 1;
+        if objects.is_staged(&meta.location) {
+            // A large upload before its hash was known: no row ever names it, and its
+            // registration has given up once it is older than the grace period.
+            if now_ms() - meta.last_modified.timestamp_millis() < grace_ms {
+                report.young += 1;
+            } else {
+                objects.delete(&meta.location).await?;
+                report.deleted += 1;
+            }
+            continue;
+        }
         let Some(hash) = objects.hash_of(&meta.location) else {
             report.foreign += 1;
             continue;

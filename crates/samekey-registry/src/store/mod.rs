@@ -16,6 +16,7 @@ pub mod objects;
 pub mod schema;
 pub mod schemes;
 mod sqlite;
+pub mod staged;
 pub mod uploads;
 
 pub use self::data::DataRef;

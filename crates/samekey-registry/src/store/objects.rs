@@ -209,12 +209,20 @@ impl DataStore {
         }
     }
 
-    fn unavailable(&self, path: &Path, e: object_store::Error) -> ObjectError {
+    pub(super) fn prefix(&self) -> &Path {
+        &self.prefix
+    }
+
+    pub(super) fn inner(&self) -> &Arc<dyn ObjectStore> {
+        &self.store
+    }
+
+    pub(super) fn unavailable(&self, path: &Path, e: object_store::Error) -> ObjectError {
         ObjectError::Unavailable(format!("{path} in {}: {e}", self.url))
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

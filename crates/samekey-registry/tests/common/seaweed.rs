@@ -22,18 +22,16 @@ pub struct Cluster {
     pub s3_port: u16,
 }
 
-/// A port p with p + 10000 free too: SeaweedFS serves gRPC there.
+/// A port p with p + 10000 free too: SeaweedFS serves gRPC there. Both below Linux's
+/// ephemeral range (32768 and up), so that no port the kernel hands out meanwhile (a
+/// client's, another test's server on port 0) takes one between this check and the bind.
 fn port_pair() -> u16 {
     static NEXT: AtomicU16 = AtomicU16::new(0);
-    let _ = NEXT.compare_exchange(
-        0,
-        20000 + (std::process::id() % 500) as u16 * 17,
-        Ordering::SeqCst,
-        Ordering::SeqCst,
-    );
+    let start = 10000 + (std::process::id() % 100) as u16 * 100;
+    let _ = NEXT.compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst);
     loop {
         let p = NEXT.fetch_add(1, Ordering::SeqCst);
-        assert!(p < 30000, "no free port pair below 30000");
+        assert!(p < 20000, "no free port pair below 20000");
         let free = |port: u16| TcpListener::bind(("127.0.0.1", port)).is_ok();
         if free(p) && free(p + 10000) {
             return p;
@@ -83,7 +81,7 @@ impl Cluster {
                 "-peers=none".into(),
                 // Every object on two volume servers of the same rack.
                 "-defaultReplication=001".into(),
-                "-volumeSizeLimitMB=64".into(),
+                "-volumeSizeLimitMB=128".into(),
             ],
         );
         let mut cluster = Cluster {
@@ -137,7 +135,7 @@ impl Cluster {
                 "-ip.bind=127.0.0.1".into(),
                 format!("-port={port}"),
                 format!("-dir={}", vdir.display()),
-                "-max=8".into(),
+                "-max=100".into(),
                 "-preStopSeconds=0".into(),
                 format!("-mserver=127.0.0.1:{}", self.master_port),
             ],
