@@ -43,6 +43,11 @@ pub struct ServeArgs {
     /// from the standard AWS_* variables). Revisions and their keys stay in the database.
     #[arg(long, env = "SAMEKEY_DATA_STORE", default_value = "database")]
     pub data_store: String,
+    /// With an object store: data of at most this many bytes stays in the database (a
+    /// small registration then costs no object store round trips); 0 sends all of it to
+    /// the object store.
+    #[arg(long, allow_hyphen_values = true, default_value_t = 64 * 1024, value_parser = clap::value_parser!(u64).range(0..=16 << 20))]
+    pub inline_limit: u64,
     /// Address to listen on (port 0 picks a free port; the address is printed on stdout).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
@@ -256,8 +261,13 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
         return Err(e.into());
     }
     let metrics = Arc::new(metrics::Metrics::default());
-    let registrar =
-        api::register::Registrar::new(db, objects, ring, metrics.clone(), args.cpu_jobs());
+    let registrar = api::register::Registrar::new(
+        db,
+        objects.map(|o| (o, args.inline_limit)),
+        ring,
+        metrics.clone(),
+        args.cpu_jobs(),
+    );
     Ok(Arc::new(AppState {
         registrar: Arc::new(registrar),
         tokens: Arc::new(tokens),

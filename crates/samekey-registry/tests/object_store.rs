@@ -19,9 +19,15 @@ const PREFIX: &str = "revisions";
 fn serve(cluster: &Cluster, db: &TestDb, bucket: &str) -> Server {
     let env = cluster.env();
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // Every byte to the object store, however small (the default keeps 64 KiB inline).
     Server::start_with_env(
         db,
-        &["--data-store", &format!("s3://{bucket}/{PREFIX}")],
+        &[
+            "--data-store",
+            &format!("s3://{bucket}/{PREFIX}"),
+            "--inline-limit",
+            "0",
+        ],
         &env,
     )
 }
@@ -347,6 +353,22 @@ async fn the_store_unreachable_is_a_retryable_503_that_commits_nothing() {
     // What exists is still answered (from the database) while the store is down.
     let (status, _) = register(&c, &server, payload(1, 100)).await;
     assert_eq!(status, 200);
+    // With the default --inline-limit (64 KiB), small data stays in the database: it
+    // registers and reads with the store down, and makes no object.
+    let env = cluster.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let inline_db = fresh_db(Backend::Sqlite).await;
+    cluster.start_gateway(); // the server checks the store once at start
+    let inline = Server::start_with_env(&inline_db, &["--data-store", "s3://down/inline"], &env);
+    cluster.stop_gateway();
+    let (status, key) = register(&c, &inline, payload(3, 64 * 1024)).await;
+    assert_eq!(status, 201, "{key}");
+    assert_eq!(
+        data(&c, &inline, &key).await.unwrap(),
+        payload(3, 64 * 1024)
+    );
+    let (status, code) = register(&c, &inline, payload(4, 64 * 1024 + 1)).await;
+    assert_eq!((status, code.as_str()), (503, "data_store_unavailable"));
     cluster.start_gateway();
     let mut answer = (0, String::new());
     for _ in 0..100 {

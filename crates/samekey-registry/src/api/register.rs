@@ -137,6 +137,8 @@ pub struct Registrar {
     pub db: Db,
     /// Where revision data goes when not into the database (`--data-store s3://...`).
     pub objects: Option<DataStore>,
+    /// Data of at most this many bytes stays in the database all the same.
+    inline_limit: u64,
     pub ring: KeyRing,
     metrics: Arc<Metrics>,
     /// Permits for canonicalizing and hashing large bodies at once.
@@ -149,14 +151,19 @@ pub struct Registrar {
 impl Registrar {
     pub fn new(
         db: Db,
-        objects: Option<DataStore>,
+        objects: Option<(DataStore, u64)>,
         ring: KeyRing,
         metrics: Arc<Metrics>,
         cpu_jobs: usize,
     ) -> Self {
+        let (objects, inline_limit) = match objects {
+            Some((store, limit)) => (Some(store), limit),
+            None => (None, 0),
+        };
         Registrar {
             db,
             objects,
+            inline_limit,
             ring,
             metrics,
             cpu: Arc::new(Semaphore::new(cpu_jobs)),
@@ -270,6 +277,9 @@ impl Registrar {
         });
         let content = match (&self.objects, r.data) {
             (None, Payload::Bytes(data)) => Content::Bytes(data),
+            (Some(_), Payload::Bytes(data)) if data.len() as u64 <= self.inline_limit => {
+                Content::Bytes(data)
+            }
             (None, Payload::Staged(_)) => {
                 return Err(ApiError::Internal(
                     "a staged upload with no object store".into(),
