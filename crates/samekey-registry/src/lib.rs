@@ -59,7 +59,7 @@ pub struct ServeArgs {
     pub accept: Vec<Scheme>,
     /// Largest request body in bytes; larger ones get 413 (at once when declared).
     /// Default: 16 MiB with --data-store database, 5 GiB with an object store (raw bytes
-    /// stream into it; 5 GiB is S3's largest copy, by which a staged upload is placed).
+    /// stream into it, up to S3's largest object, 5 TiB).
     #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(u64).range(1..=MAX_BODY))]
     pub body_limit: Option<u64>,
     /// Largest JSON body in bytes (JSON is read whole to canonicalize it). Default: the
@@ -144,8 +144,11 @@ pub struct ServeArgs {
 /// The default body limit with the data in the database.
 const DATABASE_BODY: u64 = 16 * 1024 * 1024;
 
-/// The largest body: 5 GiB, S3's largest single copy (a staged upload is placed by one).
-const MAX_BODY: u64 = 5 << 30;
+/// The default body limit with an object store.
+const OBJECT_BODY: u64 = 5 << 30;
+
+/// The largest body limit: S3's largest object.
+const MAX_BODY: u64 = 5 << 40;
 
 /// Most header fields a request may have (431 above).
 const MAX_HEADERS: usize = 100;
@@ -202,7 +205,7 @@ impl ServeArgs {
         let database = self.data_store == "database";
         let body = self
             .body_limit
-            .unwrap_or(if database { DATABASE_BODY } else { MAX_BODY });
+            .unwrap_or(if database { DATABASE_BODY } else { OBJECT_BODY });
         let json = self
             .json_limit
             .unwrap_or(if database { body } else { DATABASE_BODY });

@@ -256,8 +256,8 @@ async fn register_revision(
     let registrar = &state.registrar;
     let input = match &registrar.objects {
         Some(objects) if media_type == register::OCTET_STREAM => {
-            let (ring, timeout) = (&registrar.ring, limits.body_timeout);
-            streamed::read(body, declared, limit, timeout, ring, objects).await?
+            let timeout = limits.body_timeout;
+            streamed::read(registrar, objects, body, (declared, limit), timeout).await?
         }
         _ => {
             let bytes = crate::api::body::read(body, declared, limit, limits.body_timeout).await?;
@@ -300,7 +300,7 @@ async fn data(
         .data_ref(&key)
         .await?
         .ok_or(ApiError::NotFound(key.clone()))?;
-    if data.in_object_store {
+    if let Some(location) = &data.object {
         let Some(objects) = &state.registrar.objects else {
             return Err(ApiError::DataStore(format!(
                 "the data of {key} is in an object store, and this server has no --data-store"
@@ -308,8 +308,9 @@ async fn data(
         };
         let expected: samekey::ContentHash = data.content_hash.parse()?;
         let size = data.size.max(0) as u64;
+        let path = objects.located(&data.content_hash, location);
         let stream = objects
-            .get(&data.content_hash, size)
+            .get(&path, size)
             .await
             .map_err(|e| ApiError::from(e).naming(&key))?;
         let body = object_body::ObjectBody::new(key, expected, size, stream);

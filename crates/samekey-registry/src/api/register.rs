@@ -298,8 +298,17 @@ impl Registrar {
                     self.discard(data).await;
                     return Ok((existing, false));
                 }
-                let upload = self.upload(objects, &revision.content_hash, data).await?;
-                Content::Object { upload }
+                match data {
+                    // Written under its own announced upload before its hash was known.
+                    Payload::Staged(staged) => Content::Object {
+                        upload: staged.upload,
+                        at: Some(staged.path.to_string()),
+                    },
+                    Payload::Bytes(data) => Content::Object {
+                        upload: self.upload(objects, &revision.content_hash, data).await?,
+                        at: None,
+                    },
+                }
             }
         };
         match self.db.insert(&revision, keys, content).await {
@@ -319,46 +328,29 @@ impl Registrar {
         }
     }
 
-    /// Writes `data`, whose hash is `hash`, to the object store under an announced upload
-    /// (waiting while gc deletes that object); the upload's id, for the commit.
+    /// Writes `data`, whose hash is `hash`, to the object store at the hash's name under
+    /// an announced upload (waiting while gc deletes that object); the upload's id, for
+    /// the commit.
     async fn upload(
         &self,
         objects: &DataStore,
         hash: &str,
-        data: Payload,
+        data: Vec<u8>,
     ) -> Result<String, ApiError> {
         let waited = tokio::time::Instant::now();
         let id = loop {
-            let begun = match self.db.begin_upload(hash).await {
-                Ok(begun) => begun,
-                Err(e) => {
-                    self.discard(data).await;
-                    return Err(e.into());
-                }
-            };
-            if let Some(id) = begun {
+            if let Some(id) = self.db.begin_upload(hash).await? {
                 break id;
             }
             if waited.elapsed() > DELETION_WAIT {
-                self.discard(data).await;
                 return Err(ApiError::DataStore(format!(
                     "gc has been deleting the object of {hash} for over {DELETION_WAIT:?}"
                 )));
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         };
-        let written = match data {
-            Payload::Bytes(bytes) => objects.put(hash, bytes.into()).await.map(drop),
-            Payload::Staged(staged) => {
-                let placed = objects.place(&staged, hash).await;
-                if placed.is_err() {
-                    self.discard(Payload::Staged(staged)).await;
-                }
-                placed
-            }
-        };
-        match written {
-            Ok(()) => Ok(id),
+        match objects.put(hash, data.into()).await {
+            Ok(_) => Ok(id),
             Err(e) => {
                 // An upload left announced would only delay gc until its grace ends.
                 let _ = self.db.abandon_upload(&id).await;
@@ -367,10 +359,12 @@ impl Registrar {
         }
     }
 
-    /// Deletes a staged upload that will not be placed (gc would, after its grace).
+    /// Gives up a staged upload that no row will name: its object deleted, its
+    /// announcement ended (gc would delete it after its grace otherwise).
     async fn discard(&self, data: Payload) {
         if let (Payload::Staged(staged), Some(objects)) = (data, &self.objects) {
             let _ = objects.delete(&staged.path).await;
+            let _ = self.db.abandon_upload(&staged.upload).await;
         }
     }
 

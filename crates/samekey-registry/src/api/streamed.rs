@@ -7,67 +7,64 @@ use std::time::Duration;
 
 use axum::body::Body;
 use http_body_util::BodyExt;
-use samekey::{ContentHasher, KeyRing};
+use samekey::ContentHasher;
 
 use crate::api::error::ApiError;
-use crate::api::register::{Input, OCTET_STREAM};
+use crate::api::register::{Input, Registrar, OCTET_STREAM};
 use crate::store::objects::DataStore;
-use crate::store::staged::{Staging, PART};
+use crate::store::staged::{StageError, Staging, PART};
 
-/// Reads `body` (at most `limit` bytes, all within `timeout`) into what the registrar
-/// takes. `capacity` is the declared length, allocated at once for a body of one part.
+/// Reads `body` (at most `limit` bytes, all within `timeout`) into what `registrar`
+/// takes, with its object store `objects`. `capacity` is the declared length, allocated
+/// at once for a body of one part.
 pub async fn read(
-    body: Body,
-    capacity: usize,
-    limit: usize,
-    timeout: Duration,
-    ring: &KeyRing,
+    registrar: &Registrar,
     objects: &DataStore,
+    body: Body,
+    (capacity, limit): (usize, usize),
+    timeout: Duration,
 ) -> Result<Input, ApiError> {
+    let db = &registrar.db;
     let mut staging: Option<Staging> = None;
-    let read = tokio::time::timeout(
-        timeout,
-        fill(body, capacity, limit, ring, objects, &mut staging),
-    )
-    .await;
-    let (head, hashers) = match read {
+    let filling = fill(registrar, objects, body, (capacity, limit), &mut staging);
+    let (head, hashers) = match tokio::time::timeout(timeout, filling).await {
         Ok(Ok(read)) => read,
         Ok(Err(e)) => {
-            abort(staging).await;
+            abort(staging, registrar).await;
             return Err(e);
         }
         Err(_) => {
-            abort(staging).await;
+            abort(staging, registrar).await;
             return Err(ApiError::BodyTimeout(timeout));
         }
     };
     match staging {
         None => Ok(Input::Body(OCTET_STREAM, head)),
         Some(staging) => {
-            let staged = staging.finish(objects).await?;
+            let staged = staging.finish(objects, db).await?;
             let hashes = hashers.into_iter().map(ContentHasher::finalize).collect();
             Ok(Input::Staged(staged, hashes))
         }
     }
 }
 
-async fn abort(staging: Option<Staging>) {
+async fn abort(staging: Option<Staging>, registrar: &Registrar) {
     if let Some(staging) = staging {
-        staging.abort().await;
+        staging.abort(&registrar.db).await;
     }
 }
 
 /// The body's first part (all of it, if it fits) and its hashers; past one part, the
 /// bytes go on to `staging`.
 async fn fill(
-    mut body: Body,
-    capacity: usize,
-    limit: usize,
-    ring: &KeyRing,
+    registrar: &Registrar,
     objects: &DataStore,
+    mut body: Body,
+    (capacity, limit): (usize, usize),
     staging: &mut Option<Staging>,
 ) -> Result<(Vec<u8>, Vec<ContentHasher>), ApiError> {
-    let mut hashers: Vec<ContentHasher> = ring
+    let mut hashers: Vec<ContentHasher> = registrar
+        .ring
         .accepted()
         .iter()
         .filter_map(|s| ContentHasher::new(*s).ok())
@@ -92,12 +89,15 @@ async fn fill(
             Some(staging) => staging.write(objects, chunk).await?,
             None if head.len() + chunk.len() <= PART => head.extend_from_slice(&chunk),
             None => {
-                let mut started = objects.stage().await?;
-                started
-                    .write(objects, std::mem::take(&mut head).into())
-                    .await?;
+                let started = objects.stage(&registrar.db).await.map_err(|e| match e {
+                    StageError::Database(e) => ApiError::from(e),
+                    StageError::Store(e) => ApiError::from(e),
+                })?;
+                // Kept before its first write, so that a failure aborts it.
+                let first = std::mem::take(&mut head);
+                let started = staging.insert(started);
+                started.write(objects, first.into()).await?;
                 started.write(objects, chunk).await?;
-                *staging = Some(started);
             }
         }
     }

@@ -5,14 +5,19 @@ use sqlx::Row;
 use crate::on_pool;
 use crate::store::{column_of, Db};
 
+/// `contents.location` of data stored at its content hash's name in the object store;
+/// NULL is data in the database, anything else an object's name (a staged upload's).
+pub const BY_HASH: &str = "object";
+
 /// Where a revision's data is, for [`Db::data_chunk`].
 #[derive(Debug, Clone)]
 pub struct DataRef {
     pub media_type: String,
     pub size: i64,
     pub content_hash: String,
-    /// The bytes are in the object store (`--data-store`), not in the database.
-    pub in_object_store: bool,
+    /// Where in the object store (`--data-store`) the bytes are: [`BY_HASH`] for the
+    /// content hash's own name, or an object's name; `None` when they are in the database.
+    pub object: Option<String>,
     /// SQLite: the content's row when the revision was looked up.
     rowid: Option<i64>,
 }
@@ -37,7 +42,7 @@ impl Db {
                     media_type: row.try_get("media_type")?,
                     size: row.try_get("size")?,
                     content_hash: row.try_get("content_hash")?,
-                    in_object_store: row.try_get::<Option<String>, _>("location")?.as_deref() == Some("object"),
+                    object: row.try_get("location")?,
                     rowid: row.try_get("rowid")?,
                 })),
                 None => Ok(None),

@@ -73,18 +73,14 @@ pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<Gc
         let meta =
             meta.map_err(|e| ObjectError::Unavailable(format!("listing {}: {e}", objects.url())))?;
         report.listed += 1;
-        if objects.is_staged(&meta.location) {
-            // A large upload before its hash was known: no row ever names it, and its
-            // registration has given up once it is older than the grace period.
-            if now_ms() - meta.last_modified.timestamp_millis() < grace_ms {
-                report.young += 1;
-            } else {
-                objects.delete(&meta.location).await?;
-                report.deleted += 1;
-            }
-            continue;
-        }
-        let Some(hash) = objects.hash_of(&meta.location) else {
+        // A content's object is named by its hash, or (a large upload's) by a staging
+        // name its content row records: either is the key its uploads and deletions are
+        // announced under.
+        let key = if objects.is_staged(&meta.location) {
+            meta.location.to_string()
+        } else if let Some(hash) = objects.hash_of(&meta.location) {
+            hash
+        } else {
             report.foreign += 1;
             continue;
         };
@@ -92,7 +88,7 @@ pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<Gc
             report.young += 1;
             continue;
         }
-        match db.begin_deletion(&hash, grace_ms, &pass).await? {
+        match db.begin_deletion(&key, grace_ms, &pass).await? {
             Verdict::Named => report.named += 1,
             Verdict::Uploading | Verdict::Deleting => report.busy += 1,
             Verdict::Delete => {
@@ -108,7 +104,7 @@ pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<Gc
                             meta.location
                         ))
                     })??;
-                db.end_deletion(&hash, &pass).await?;
+                db.end_deletion(&key, &pass).await?;
                 report.deleted += 1;
             }
         }

@@ -11,8 +11,9 @@ pub enum Content {
     /// Into the database's `contents.data`.
     Bytes(Vec<u8>),
     /// Already in the object store, written under the upload `upload` announced
-    /// ([`Db::begin_upload`]); the commit ends that upload.
-    Object { upload: String },
+    /// ([`Db::begin_upload`]); the commit ends that upload. At the content hash's own
+    /// name, or at `at` (a staged upload's).
+    Object { upload: String, at: Option<String> },
 }
 
 /// What an insert did.
@@ -117,7 +118,11 @@ impl Db {
     ) -> Result<Insert, sqlx::Error> {
         let (data, location, upload) = match content {
             Content::Bytes(data) => (data, None, None),
-            Content::Object { upload } => (Vec::new(), Some("object"), Some(upload)),
+            Content::Object { upload, at } => (
+                Vec::new(),
+                Some(at.unwrap_or_else(|| super::data::BY_HASH.to_string())),
+                Some(upload),
+            ),
         };
         let insert_content = "INSERT INTO contents (hash, media_type, data, location) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING";
         // The content row's four values, then the revision row's nine, in column order.

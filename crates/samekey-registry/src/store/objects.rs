@@ -173,14 +173,23 @@ impl DataStore {
         }
     }
 
-    /// The object's bytes as they arrive, once the store has said that it exists and is
-    /// `size` bytes long. The caller checks the hash as they stream.
+    /// The object of `content_hash` stored at `location` (`contents.location`).
+    pub fn located(&self, content_hash: &str, location: &str) -> Path {
+        if location == super::data::BY_HASH {
+            self.path(content_hash)
+        } else {
+            Path::from(location)
+        }
+    }
+
+    /// The bytes of the object at `path` as they arrive, once the store has said that it
+    /// exists and is `size` bytes long. The caller checks the hash as they stream.
     pub async fn get(
         &self,
-        content_hash: &str,
+        path: &Path,
         size: u64,
     ) -> Result<BoxStream<'static, object_store::Result<Bytes>>, ObjectError> {
-        let path = self.path(content_hash);
+        let path = path.clone();
         let got = self.store.get(&path).await.map_err(|e| match e {
             object_store::Error::NotFound { .. } => {
                 ObjectError::Corrupt(format!("the object {path} is missing from {}", self.url))

@@ -90,12 +90,14 @@ const MIGRATIONS: [Migration; 3] = [
         "revision data in an object store: where each content's bytes are, uploads and gc's deletions",
         &[
             "ALTER TABLE contents ADD COLUMN location TEXT",
+            "CREATE INDEX contents_location ON contents(location)",
             "CREATE TABLE data_uploads (id TEXT PRIMARY KEY, hash TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
             "CREATE INDEX data_uploads_hash ON data_uploads(hash)",
             "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, pass TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
         ],
         &[
             "ALTER TABLE contents ADD COLUMN location TEXT",
+            "CREATE INDEX contents_location ON contents(location)",
             "CREATE TABLE data_uploads (id TEXT PRIMARY KEY, hash TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",
             "CREATE INDEX data_uploads_hash ON data_uploads(hash)",
             "CREATE TABLE data_deletions (hash TEXT PRIMARY KEY, pass TEXT NOT NULL, started_at_ms BIGINT NOT NULL)",

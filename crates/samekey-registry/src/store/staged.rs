@@ -1,7 +1,9 @@
 //! Large revision data streamed into the object store before its hash is known: a
-//! multipart upload to a staging name (`PREFIX/staging/<id>`), checked against the
-//! multipart ETag of the bytes sent, then copied to the content's name once the hash is
-//! known. Memory per upload: the parts in flight ([`PART`] × [`PARTS_IN_FLIGHT`]).
+//! multipart upload to a name of its own (`PREFIX/staging/<id>`), announced in the
+//! database before it starts (so gc leaves it alone until its row commits or the upload
+//! expires), checked against the multipart ETag of the bytes sent, and named by its
+//! content row as it is: no copy. Memory per upload: the parts in flight ([`PART`] ×
+//! [`PARTS_IN_FLIGHT`]).
 
 use bytes::Bytes;
 use md5::{Digest, Md5};
@@ -9,6 +11,7 @@ use object_store::path::Path;
 use object_store::{ObjectStoreExt, WriteMultipart};
 
 use super::objects::{hex, DataStore, ObjectError};
+use super::Db;
 
 /// One part of a multipart upload.
 pub const PART: usize = 8 * 1024 * 1024;
@@ -23,6 +26,8 @@ pub const STAGING: &str = "staging";
 pub struct Staging {
     writer: WriteMultipart,
     path: Path,
+    /// The upload announced for `path` ([`Db::begin_upload`]).
+    upload: String,
     /// The MD5 of the part being filled, and of each part sent (the multipart ETag).
     part: Md5,
     part_len: usize,
@@ -31,64 +36,44 @@ pub struct Staging {
     size: u64,
 }
 
-/// A complete staged upload, checked: `size` bytes at `path`.
+/// A complete staged upload, checked: `size` bytes at `path`, under the announced
+/// upload `upload`, which its commit ends.
 #[derive(Debug)]
 pub struct Staged {
     pub path: Path,
     pub size: u64,
+    pub upload: String,
 }
 
 impl DataStore {
-    /// Starts a multipart upload to a fresh staging name.
-    pub async fn stage(&self) -> Result<Staging, ObjectError> {
+    /// Announces an upload to a fresh staging name, then starts it.
+    pub async fn stage(&self, db: &Db) -> Result<Staging, StageError> {
         let path = self
             .prefix()
             .clone()
             .join(STAGING)
             .join(super::uploads::unique_id());
-        let upload = self
-            .inner()
-            .put_multipart(&path)
-            .await
-            .map_err(|e| self.unavailable(&path, e))?;
+        let upload = db
+            .begin_upload(path.as_ref())
+            .await?
+            .ok_or_else(|| ObjectError::Unavailable(format!("{path} is being deleted")))?;
+        let multipart = match self.inner().put_multipart(&path).await {
+            Ok(multipart) => multipart,
+            Err(e) => {
+                let _ = db.abandon_upload(&upload).await;
+                return Err(self.unavailable(&path, e).into());
+            }
+        };
         Ok(Staging {
-            writer: WriteMultipart::new_with_chunk_size(upload, PART),
+            writer: WriteMultipart::new_with_chunk_size(multipart, PART),
             path,
+            upload,
             part: Md5::new(),
             part_len: 0,
             part_digests: Vec::new(),
             parts: 0,
             size: 0,
         })
-    }
-
-    /// Moves a staged upload to the name of `content_hash` (unless an object of its size is
-    /// there already), checks the result's size, and deletes the staged copy.
-    pub async fn place(&self, staged: &Staged, content_hash: &str) -> Result<(), ObjectError> {
-        let path = self.path(content_hash);
-        let there = match self.inner().head(&path).await {
-            Ok(meta) => meta.size == staged.size,
-            Err(object_store::Error::NotFound { .. }) => false,
-            Err(e) => return Err(self.unavailable(&path, e)),
-        };
-        if !there {
-            self.inner()
-                .copy(&staged.path, &path)
-                .await
-                .map_err(|e| self.unavailable(&path, e))?;
-            let meta = self
-                .inner()
-                .head(&path)
-                .await
-                .map_err(|e| self.unavailable(&path, e))?;
-            if meta.size != staged.size {
-                return Err(ObjectError::Unavailable(format!(
-                    "{path}: the copy of {} is {} bytes, not {}",
-                    staged.path, meta.size, staged.size
-                )));
-            }
-        }
-        self.delete(&staged.path).await
     }
 
     /// Whether `path` is a staged upload (gc deletes those older than its grace).
@@ -129,35 +114,63 @@ impl Staging {
 
     /// Completes the upload and checks the store's multipart ETag (the MD5 of the parts'
     /// MD5s, and their count) against the bytes sent; an ETag of another form (an
-    /// encrypted object's) is left unchecked: the size is checked when it is placed.
-    pub async fn finish(mut self, store: &DataStore) -> Result<Staged, ObjectError> {
+    /// encrypted object's) is left unchecked, and so are stores that answer none. A
+    /// failed upload is abandoned (gc deletes what it left).
+    pub async fn finish(mut self, store: &DataStore, db: &Db) -> Result<Staged, ObjectError> {
         if self.part_len > 0 {
             self.end_part();
         }
         let expected = format!("{}-{}", hex(&Md5::digest(&self.part_digests)), self.parts);
-        let done = self
-            .writer
-            .finish()
-            .await
-            .map_err(|e| store.unavailable(&self.path, e))?;
-        if let Some(tag) = done.e_tag.as_deref() {
-            let tag = tag.trim_start_matches("W/").trim_matches('"');
-            if tag.contains('-') && tag != expected {
-                let _ = store.delete(&self.path).await;
-                return Err(ObjectError::Unavailable(format!(
-                    "{}: the store's ETag {tag} is not the one of the bytes sent ({expected})",
-                    self.path
-                )));
-            }
+        let checked = match self.writer.finish().await {
+            Err(e) => Err(store.unavailable(&self.path, e)),
+            Ok(done) => match done.e_tag.as_deref() {
+                Some(tag) => {
+                    let tag = tag.trim_start_matches("W/").trim_matches('"');
+                    if tag.contains('-') && tag != expected {
+                        Err(ObjectError::Unavailable(format!(
+                            "{}: the store's ETag {tag} is not the one of the bytes sent ({expected})",
+                            self.path
+                        )))
+                    } else {
+                        Ok(())
+                    }
+                }
+                None => Ok(()),
+            },
+        };
+        if let Err(e) = checked {
+            let _ = db.abandon_upload(&self.upload).await;
+            return Err(e);
         }
         Ok(Staged {
             path: self.path,
             size: self.size,
+            upload: self.upload,
         })
     }
 
-    /// Gives the upload up (its parts are deleted).
-    pub async fn abort(self) {
+    /// Gives the upload up (its parts are deleted, its announcement ended).
+    pub async fn abort(self, db: &Db) {
         let _ = self.writer.abort().await;
+        let _ = db.abandon_upload(&self.upload).await;
+    }
+}
+
+/// Why a staged upload could not start.
+#[derive(Debug)]
+pub enum StageError {
+    Database(sqlx::Error),
+    Store(ObjectError),
+}
+
+impl From<sqlx::Error> for StageError {
+    fn from(e: sqlx::Error) -> Self {
+        StageError::Database(e)
+    }
+}
+
+impl From<ObjectError> for StageError {
+    fn from(e: ObjectError) -> Self {
+        StageError::Store(e)
     }
 }

@@ -149,7 +149,9 @@ impl Db {
                 .bind(now - grace_ms)
                 .execute(&mut *conn)
                 .await?;
-            let named: Option<i32> = sqlx::query_scalar("SELECT 1 FROM contents WHERE hash = $1")
+            // A content hash, or a staged object's name (which has a '/', no hash has).
+            let named: Option<i32> =
+                sqlx::query_scalar("SELECT 1 FROM contents WHERE hash = $1 OR location = $1 LIMIT 1")
                 .bind(hash)
                 .fetch_optional(&mut *conn)
                 .await?;
