@@ -78,7 +78,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Batch(a) => run_batch(a),
         Command::Vectors(a) => run_vectors(a),
         #[cfg(feature = "serve")]
-        Command::Serve(a) => serve(a),
+        Command::Serve(a) => serve(*a),
         #[cfg(feature = "serve")]
         Command::Schemes(a) => schemes(a),
         #[cfg(feature = "serve")]

@@ -42,7 +42,7 @@ pub enum Command {
     ///
     /// Example: samekey serve --database sqlite:registry.db --listen 127.0.0.1:8080
     #[cfg(feature = "serve")]
-    Serve(samekey_registry::ServeArgs),
+    Serve(Box<samekey_registry::ServeArgs>),
     /// Where a registry's change of scheme stands, and its database steps (require, retire).
     ///
     /// Example: samekey schemes --database sqlite:registry.db require v2

@@ -39,7 +39,7 @@ pub struct ServeArgs {
     )]
     pub database: String,
     /// Where revision data lives: `database` (in the database's contents table) or
-    /// s3://BUCKET/PREFIX (one object per content hash; endpoint, region and credentials
+    /// s3://BUCKET/PREFIX (objects named by content hash, large uploads by their own name; endpoint, region and credentials
     /// from the standard AWS_* variables). Revisions and their keys stay in the database.
     #[arg(long, env = "SAMEKEY_DATA_STORE", default_value = "database")]
     pub data_store: String,
