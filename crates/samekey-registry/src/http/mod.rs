@@ -13,6 +13,7 @@ use axum::http::{header, HeaderValue};
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
@@ -176,12 +177,12 @@ async fn serve_connection(
         clock: clock.clone(),
     };
     let Some(acceptor) = acceptor else {
-        return drive(TokioIo::new(io), clock, http, app, limits, signals).await;
+        return drive(io, clock, http, app, limits, signals).await;
     };
     // The handshake has the time a request head has; a client that does not finish it
     // (or speaks plain HTTP to the TLS port) is closed.
     match tokio::time::timeout(limits.header_timeout, acceptor.accept(io)).await {
-        Ok(Ok(tls)) => drive(TokioIo::new(tls), clock, http, app, limits, signals).await,
+        Ok(Ok(tls)) => drive(tls, clock, http, app, limits, signals).await,
         Ok(Err(e)) => {
             tracing::debug!(error = %e, "TLS handshake failed");
             None
@@ -200,9 +201,12 @@ async fn drive<I>(
     mut signals: Signals,
 ) -> Option<Closed>
 where
-    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let service_clock = clock.clone();
+    // Set when an answer left its request's body unread: the close then lingers.
+    let body_unread = Arc::new(AtomicBool::new(false));
+    let unread = body_unread.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         let busy = BusyGuard::new(service_clock.clone());
         let has_body = !http_body::Body::is_end_stream(request.body());
@@ -214,37 +218,42 @@ where
             })
         });
         let response = app.clone().oneshot(request);
-        async move {
+        let unread = unread.clone();
+        // Boxed so that the connection is Unpin and can give its socket back at the end.
+        Box::pin(async move {
             let mut response = response.await?;
             // Answered before its body was read (a 401, 413, 415 or invalid_query before the
             // body, a 408): the connection cannot carry another request, and the client is
             // told so instead of finding out on its next request.
             if has_body && !read_to_end.load(Ordering::Acquire) {
+                unread.store(true, Ordering::Release);
                 response
                     .headers_mut()
                     .insert(header::CONNECTION, HeaderValue::from_static("close"));
             }
             // The connection stays busy until hyper has written (and dropped) the body.
             Ok::<_, Infallible>(response.map(|body| Body::new(GuardedBody::new(body, busy))))
-        }
+        })
     });
-    let connection = http.serve_connection(io, service);
-    tokio::pin!(connection);
+    let mut connection = http.serve_connection(TokioIo::new(io), service);
     let watchdog = clock.watchdog(limits);
     tokio::pin!(watchdog);
     let mut draining = false;
     loop {
         tokio::select! {
-            result = connection.as_mut() => {
+            result = std::future::poll_fn(|cx| connection.poll_without_shutdown(cx)) => {
                 if let Err(e) = result {
                     tracing::debug!(error = %e, "connection ended with an error");
+                    return None;
                 }
+                let io = connection.into_parts().io.into_inner();
+                close(io, body_unread.load(Ordering::Acquire), limits).await;
                 return None;
             }
             changed = signals.shutdown.changed(), if !draining => {
                 draining = true;
                 if changed.is_ok() {
-                    connection.as_mut().graceful_shutdown();
+                    std::pin::Pin::new(&mut connection).graceful_shutdown();
                 }
             }
             Ok(()) = signals.drain.changed() => {
@@ -259,6 +268,35 @@ where
                 }
                 return Some(reason);
             }
+        }
+    }
+}
+
+/// How long a close may linger reading what the client still sends, in all and between
+/// reads (nginx's `lingering_time` and `lingering_timeout`, shorter: a slot is held).
+const LINGER_FOR: Duration = Duration::from_secs(10);
+const LINGER_IDLE: Duration = Duration::from_secs(2);
+
+/// Ends a connection hyper is done with. After an answer that left its request's body
+/// unread, the server's side is shut first (the answer is all sent) and what the client
+/// still sends is read and dropped for a while, as nginx's lingering close does: closing
+/// with unread bytes would reset the connection, and a client still writing its body
+/// would see a broken pipe instead of the 413 or 401 it was sent.
+async fn close<I: AsyncRead + AsyncWrite + Unpin>(mut io: I, body_unread: bool, limits: Limits) {
+    if tokio::time::timeout(limits.send_timeout, io.shutdown())
+        .await
+        .map_or(true, |r| r.is_err())
+        || !body_unread
+    {
+        return;
+    }
+    let until = Instant::now() + LINGER_FOR;
+    let mut sink = vec![0u8; 64 * 1024];
+    loop {
+        let next = until.min(Instant::now() + LINGER_IDLE);
+        match tokio::time::timeout_at(next, io.read(&mut sink)).await {
+            Ok(Ok(n)) if n > 0 => {}
+            _ => return,
         }
     }
 }
