@@ -82,7 +82,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
         #[cfg(feature = "serve")]
         Command::Schemes(a) => schemes(a),
         #[cfg(feature = "serve")]
-        Command::Gc(a) => gc(a),
+        Command::Registry(a) => registry(a),
     }
     .map(|()| ExitCode::SUCCESS)
 }
@@ -106,8 +106,12 @@ fn schemes(args: samekey_registry::SchemesArgs) -> Result<()> {
 }
 
 #[cfg(feature = "serve")]
-fn gc(args: samekey_registry::GcArgs) -> Result<()> {
-    admin(samekey_registry::admin::gc(&args), "gc_failed")
+fn registry(args: samekey_registry::RegistryArgs) -> Result<()> {
+    let code = match args.command {
+        samekey_registry::maintenance::RegistryCommand::Gc(_) => "gc_failed",
+        samekey_registry::maintenance::RegistryCommand::MoveData(_) => "move_data_failed",
+    };
+    admin(samekey_registry::maintenance::run(&args.command), code)
 }
 
 /// Runs a registry administration command and prints what it says.

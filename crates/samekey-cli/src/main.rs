@@ -48,12 +48,11 @@ pub enum Command {
     /// Example: samekey schemes --database sqlite:registry.db require v2
     #[cfg(feature = "serve")]
     Schemes(samekey_registry::SchemesArgs),
-    /// Delete the objects of a registry's data store that no revision names, once older
-    /// than a grace period.
+    /// A registry's storage: gc of its object store, and its data moved into one.
     ///
-    /// Example: samekey gc --database postgres://host/db --data-store s3://bucket/revisions
+    /// Example: samekey registry move-data --database sqlite:registry.db --to s3://bucket/revisions
     #[cfg(feature = "serve")]
-    Gc(samekey_registry::GcArgs),
+    Registry(samekey_registry::RegistryArgs),
 }
 
 #[derive(Args, Debug)]

@@ -1,6 +1,5 @@
 //! `samekey schemes`: where a change of scheme stands in a registry's database, and the
-//! rollout's two database steps (see [`crate::store::schemes`]). `samekey gc`: objects of
-//! the data store that no revision names, deleted (see [`crate::store::gc`]).
+//! rollout's two database steps (see [`crate::store::schemes`]).
 
 use samekey::Scheme;
 
@@ -73,32 +72,4 @@ async fn act(
         );
     }
     Ok(out)
-}
-
-/// `samekey gc`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct GcArgs {
-    /// The registry's database: sqlite:PATH or postgres://USER@HOST/DB.
-    #[arg(long, env = "SAMEKEY_DATABASE_URL")]
-    pub database: String,
-    /// The registry's object store, s3://BUCKET/PREFIX (as `samekey serve --data-store`).
-    #[arg(long, env = "SAMEKEY_DATA_STORE")]
-    pub data_store: String,
-    /// Objects written less than this long ago are kept (e.g. 60m): longer than any
-    /// upload takes, since an upload older than it is no longer protected.
-    #[arg(long, default_value = "60m", value_parser = crate::parse_duration)]
-    pub grace: std::time::Duration,
-}
-
-/// One gc pass; what it prints.
-pub async fn gc(args: &GcArgs) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
-    let objects = crate::store::objects::DataStore::open(&args.data_store)?;
-    let db = Db::connect(&args.database, 2).await?;
-    let report = crate::store::gc::collect(&db, &objects, args.grace).await;
-    db.close().await;
-    let r = report?;
-    Ok(format!(
-        "{} objects: {} deleted, {} named by revisions, {} uploading or being deleted by another gc, {} younger than {:?}, {} not contents (left alone)\n",
-        r.listed, r.deleted, r.named, r.busy, r.young, args.grace, r.foreign
-    ))
 }

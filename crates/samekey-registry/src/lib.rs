@@ -11,6 +11,7 @@
 pub mod admin;
 pub mod api;
 pub mod http;
+pub mod maintenance;
 pub mod metrics;
 pub mod store;
 
@@ -22,8 +23,9 @@ use std::time::Duration;
 use samekey::{KeyRing, Scheme};
 use tokio::net::TcpListener;
 
-pub use admin::{GcArgs, SchemesArgs};
+pub use admin::SchemesArgs;
 pub use api::{router, AppState, RequestLimits};
+pub use maintenance::RegistryArgs;
 pub use store::{Db, Revision};
 
 // Numeric and duration flags take values that start with '-', so that `-1` is judged by

@@ -230,6 +230,15 @@ impl From<crate::store::objects::ObjectError> for ApiError {
     }
 }
 
+impl From<crate::store::StoreError> for ApiError {
+    fn from(error: crate::store::StoreError) -> Self {
+        match error {
+            crate::store::StoreError::Database(e) => e.into(),
+            crate::store::StoreError::Objects(e) => e.into(),
+        }
+    }
+}
+
 impl From<samekey::Error> for ApiError {
     fn from(error: samekey::Error) -> Self {
         ApiError::Core(error)

@@ -12,9 +12,6 @@ use crate::store::objects::DataStore;
 use crate::store::staged::Staged;
 use crate::store::{Content, Db, Insert, Revision};
 
-/// How long an upload waits for gc to finish deleting its content's object.
-const DELETION_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
-
 pub const JSON: &str = "application/json";
 pub const OCTET_STREAM: &str = "application/octet-stream";
 
@@ -305,7 +302,10 @@ impl Registrar {
                         at: Some(staged.path.to_string()),
                     },
                     Payload::Bytes(data) => Content::Object {
-                        upload: self.upload(objects, &revision.content_hash, data).await?,
+                        upload: self
+                            .db
+                            .upload(objects, &revision.content_hash, data.into())
+                            .await?,
                         at: None,
                     },
                 }
@@ -325,37 +325,6 @@ impl Registrar {
                 None => Err(ApiError::SchemeRequired(self.ring_names())),
             },
             Err(e) => Err(e.into()),
-        }
-    }
-
-    /// Writes `data`, whose hash is `hash`, to the object store at the hash's name under
-    /// an announced upload (waiting while gc deletes that object); the upload's id, for
-    /// the commit.
-    async fn upload(
-        &self,
-        objects: &DataStore,
-        hash: &str,
-        data: Vec<u8>,
-    ) -> Result<String, ApiError> {
-        let waited = tokio::time::Instant::now();
-        let id = loop {
-            if let Some(id) = self.db.begin_upload(hash).await? {
-                break id;
-            }
-            if waited.elapsed() > DELETION_WAIT {
-                return Err(ApiError::DataStore(format!(
-                    "gc has been deleting the object of {hash} for over {DELETION_WAIT:?}"
-                )));
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        };
-        match objects.put(hash, data.into()).await {
-            Ok(_) => Ok(id),
-            Err(e) => {
-                // An upload left announced would only delay gc until its grace ends.
-                let _ = self.db.abandon_upload(&id).await;
-                Err(e.into())
-            }
         }
     }
 

@@ -12,7 +12,7 @@ use samekey::ContentHasher;
 use crate::api::error::ApiError;
 use crate::api::register::{Input, Registrar, OCTET_STREAM};
 use crate::store::objects::DataStore;
-use crate::store::staged::{StageError, Staging, PART};
+use crate::store::staged::{Staging, PART};
 
 /// Reads `body` (at most `limit` bytes, all within `timeout`) into what `registrar`
 /// takes, with its object store `objects`. `capacity` is the declared length, allocated
@@ -89,10 +89,7 @@ async fn fill(
             Some(staging) => staging.write(objects, chunk).await?,
             None if head.len() + chunk.len() <= PART => head.extend_from_slice(&chunk),
             None => {
-                let started = objects.stage(&registrar.db).await.map_err(|e| match e {
-                    StageError::Database(e) => ApiError::from(e),
-                    StageError::Store(e) => ApiError::from(e),
-                })?;
+                let started = objects.stage(&registrar.db).await?;
                 // Kept before its first write, so that a failure aborts it.
                 let first = std::mem::take(&mut head);
                 let started = staging.insert(started);

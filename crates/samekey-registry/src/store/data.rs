@@ -22,6 +22,24 @@ pub struct DataRef {
     rowid: Option<i64>,
 }
 
+impl DataRef {
+    /// Data in the database's row of `content_hash` (`rowid` on SQLite).
+    pub(super) fn in_database(
+        media_type: String,
+        size: i64,
+        content_hash: String,
+        rowid: Option<i64>,
+    ) -> DataRef {
+        DataRef {
+            media_type,
+            size,
+            content_hash,
+            object: None,
+            rowid,
+        }
+    }
+}
+
 impl Db {
     /// Where a revision's data is: its media type, its size and its content hash, for
     /// reading it in chunks ([`Db::data_chunk`]) instead of whole.

@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 
 use super::objects::{DataStore, ObjectError};
 use super::uploads::Verdict;
-use super::{now_ms, Db};
+use super::{now_ms, Db, StoreError};
 
 /// How long one object's DELETE may take: half an announced deletion's lease.
 const DELETE_TIMEOUT: Duration =
@@ -32,39 +32,14 @@ pub struct GcReport {
     pub deleted: u64,
 }
 
-#[derive(Debug)]
-pub enum GcError {
-    Database(sqlx::Error),
-    Store(ObjectError),
-}
-
-impl std::fmt::Display for GcError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GcError::Database(e) => write!(f, "the database: {e}"),
-            GcError::Store(e) => write!(f, "the object store: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for GcError {}
-
-impl From<sqlx::Error> for GcError {
-    fn from(e: sqlx::Error) -> Self {
-        GcError::Database(e)
-    }
-}
-
-impl From<ObjectError> for GcError {
-    fn from(e: ObjectError) -> Self {
-        GcError::Store(e)
-    }
-}
-
 /// One pass over every object under the store's prefix. An object is deleted only when
 /// it was last written more than `grace` ago and the database, under the content's lock,
 /// says no row names it and no upload of it younger than `grace` is in flight.
-pub async fn collect(db: &Db, objects: &DataStore, grace: Duration) -> Result<GcReport, GcError> {
+pub async fn collect(
+    db: &Db,
+    objects: &DataStore,
+    grace: Duration,
+) -> Result<GcReport, StoreError> {
     let grace_ms = i64::try_from(grace.as_millis()).unwrap_or(i64::MAX);
     let pass = super::uploads::unique_id();
     let mut report = GcReport::default();

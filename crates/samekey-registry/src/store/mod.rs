@@ -10,8 +10,10 @@ use sqlx::Row;
 mod blob;
 mod check;
 pub mod data;
+mod error;
 pub mod gc;
 mod insert;
+pub mod move_data;
 pub mod objects;
 pub mod schema;
 pub mod schemes;
@@ -20,6 +22,7 @@ pub mod staged;
 pub mod uploads;
 
 pub use self::data::DataRef;
+pub use self::error::StoreError;
 pub use self::insert::{Content, Insert};
 
 /// A database pool's state at the moment of a scrape.
@@ -114,14 +117,25 @@ macro_rules! on_pool {
     };
 }
 
-/// `$body` in one transaction that holds the database's write lock, with `$conn` its
-/// connection; committed when it returns `Ok`, rolled back otherwise. SQLite: `BEGIN
-/// IMMEDIATE` (other processes wait in busy_timeout). PostgreSQL: the schema's advisory
-/// lock, and with `$lock_revisions` a lock that no revision insert passes, taken after
-/// every insert that started before it has ended. `$err` is the body's error type (it
-/// takes `sqlx::Error`s).
+/// The same writing code over either database: SQLite's one writing connection, or the
+/// PostgreSQL pool.
+macro_rules! on_writer {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::store::Db::Sqlite(_, $pool) => $body,
+            $crate::store::Db::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_writer;
+
+/// Runs `$body` in a write transaction with `$conn` bound to its connection; committed
+/// when it returns `Ok`, rolled back otherwise. SQLite: `BEGIN IMMEDIATE`, the one write
+/// lock (other processes wait in busy_timeout). PostgreSQL: `$lock` is awaited first with
+/// `$tx` bound to the transaction: [`schema_lock`] for the schema's steps, or one
+/// content's lock ([`uploads`]). `$err` is the body's error type (it takes `sqlx::Error`s).
 macro_rules! write_locked {
-    ($db:expr, $lock_revisions:expr, $err:ty, $conn:ident => $body:expr) => {
+    ($db:expr, $err:ty, lock($tx:ident) => $lock:expr, $conn:ident => $body:expr) => {
         match $db {
             $crate::store::Db::Sqlite(_, writes) => {
                 let mut c = writes.acquire().await?;
@@ -137,14 +151,9 @@ macro_rules! write_locked {
             }
             $crate::store::Db::Postgres(pool) => {
                 let mut tx = pool.begin().await?;
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind($crate::store::schema::PG_LOCK)
-                    .execute(&mut *tx)
-                    .await?;
-                if $lock_revisions {
-                    sqlx::query("LOCK TABLE revisions IN SHARE ROW EXCLUSIVE MODE")
-                        .execute(&mut *tx)
-                        .await?;
+                {
+                    let $tx = &mut *tx;
+                    $lock.await?;
                 }
                 let $conn = &mut *tx;
                 let result: Result<_, $err> = async { $body }.await;
@@ -157,6 +166,25 @@ macro_rules! write_locked {
     };
 }
 pub(crate) use write_locked;
+
+/// The schema's advisory lock for the rest of the transaction (PostgreSQL), and with
+/// `revisions` a lock that no revision insert passes, taken after every insert that
+/// started before it has ended.
+pub(crate) async fn schema_lock(
+    conn: &mut sqlx::PgConnection,
+    revisions: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(schema::PG_LOCK)
+        .execute(&mut *conn)
+        .await?;
+    if revisions {
+        sqlx::query("LOCK TABLE revisions IN SHARE ROW EXCLUSIVE MODE")
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
 
 pub(crate) const COLUMNS: &str =
     "key, parent, scheme, content_hash, media_type, size, created_at_ms";

@@ -181,7 +181,7 @@ pub async fn migrate(db: &Db) -> Result<i64, SchemaError> {
         }};
     }
     let sqlite = matches!(db, Db::Sqlite(..));
-    let found = crate::store::write_locked!(db, false, SchemaError, conn => {
+    let found = crate::store::write_locked!(db, SchemaError, lock(tx) => crate::store::schema_lock(tx, false), conn => {
         Ok(run!(conn, |m: &Migration| if sqlite { m.1.iter() } else { m.2.iter() }))
     })?;
     Ok(found)

@@ -184,7 +184,7 @@ pub async fn require(db: &Db, scheme: Scheme) -> Result<Backfill, sqlx::Error> {
             Ok(done)
         }};
     }
-    crate::store::write_locked!(db, true, sqlx::Error, conn => body!(conn))
+    crate::store::write_locked!(db, sqlx::Error, lock(tx) => crate::store::schema_lock(tx, true), conn => body!(conn))
 }
 
 /// Retires `scheme`: no new revision is recorded under it. Another scheme must be required.
@@ -226,7 +226,7 @@ pub async fn retire(db: &Db, scheme: Scheme) -> Result<(), sqlx::Error> {
             Ok(())
         }};
     }
-    crate::store::write_locked!(db, true, sqlx::Error, conn => body!(conn))
+    crate::store::write_locked!(db, sqlx::Error, lock(tx) => crate::store::schema_lock(tx, true), conn => body!(conn))
 }
 
 /// At a process's start: a database where no scheme is required yet (new, or just

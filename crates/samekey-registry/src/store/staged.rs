@@ -12,6 +12,7 @@ use object_store::{ObjectStoreExt, WriteMultipart};
 
 use super::objects::{hex, DataStore, ObjectError};
 use super::Db;
+use super::StoreError;
 
 /// One part of a multipart upload.
 pub const PART: usize = 8 * 1024 * 1024;
@@ -47,7 +48,7 @@ pub struct Staged {
 
 impl DataStore {
     /// Announces an upload to a fresh staging name, then starts it.
-    pub async fn stage(&self, db: &Db) -> Result<Staging, StageError> {
+    pub async fn stage(&self, db: &Db) -> Result<Staging, StoreError> {
         let path = self
             .prefix()
             .clone()
@@ -153,24 +154,5 @@ impl Staging {
     pub async fn abort(self, db: &Db) {
         let _ = self.writer.abort().await;
         let _ = db.abandon_upload(&self.upload).await;
-    }
-}
-
-/// Why a staged upload could not start.
-#[derive(Debug)]
-pub enum StageError {
-    Database(sqlx::Error),
-    Store(ObjectError),
-}
-
-impl From<sqlx::Error> for StageError {
-    fn from(e: sqlx::Error) -> Self {
-        StageError::Database(e)
-    }
-}
-
-impl From<ObjectError> for StageError {
-    fn from(e: ObjectError) -> Self {
-        StageError::Store(e)
     }
 }

@@ -16,7 +16,15 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{now_ms, Db};
+use std::time::Duration;
+
+use bytes::Bytes;
+
+use super::objects::{DataStore, ObjectError};
+use super::{now_ms, Db, StoreError};
+
+/// How long an upload waits for gc to finish deleting its content's object.
+const DELETION_WAIT: Duration = Duration::from_secs(10);
 
 /// How long an announced deletion keeps uploads of its content waiting: longer than one
 /// DELETE request to the store takes (gc gives up on it sooner).
@@ -63,43 +71,13 @@ pub enum Verdict {
     Deleting,
 }
 
-/// The same statements on either database, in a transaction that holds `hash`'s lock.
-macro_rules! content_locked {
-    ($db:expr, $hash:expr, $conn:ident => $body:expr) => {
-        match $db {
-            Db::Sqlite(_, writes) => {
-                let mut c = writes.acquire().await?;
-                sqlx::query("BEGIN IMMEDIATE").execute(&mut *c).await?;
-                let $conn = &mut *c;
-                let result: Result<_, sqlx::Error> = async { $body }.await;
-                let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
-                if let Err(e) = sqlx::query(end).execute(&mut *c).await {
-                    c.close_on_drop();
-                    return Err(e);
-                }
-                result
-            }
-            Db::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
-                lock_content(&mut tx, $hash).await?;
-                let $conn = &mut *tx;
-                let result: Result<_, sqlx::Error> = async { $body }.await;
-                if result.is_ok() {
-                    tx.commit().await?;
-                }
-                result
-            }
-        }
-    };
-}
-
 impl Db {
     /// Announces an upload of `hash`'s object; its id, or `None` while gc is deleting
     /// that object (wait and ask again). A deletion past its lease is taken over.
     pub async fn begin_upload(&self, hash: &str) -> Result<Option<String>, sqlx::Error> {
         let now = now_ms();
         let id = unique_id();
-        content_locked!(self, hash, conn => {
+        super::write_locked!(self, sqlx::Error, lock(tx) => lock_content(tx, hash), conn => {
             let deleting: Option<i64> =
                 sqlx::query_scalar("SELECT started_at_ms FROM data_deletions WHERE hash = $1")
                     .bind(hash)
@@ -125,9 +103,41 @@ impl Db {
         })
     }
 
+    /// Writes `data`, whose content hash is `hash`, to the object store at the hash's name
+    /// under an announced upload (waiting while gc deletes that object); the upload's id,
+    /// which the commit of a row naming the object ends ([`super::Content::Object`]).
+    pub async fn upload(
+        &self,
+        objects: &DataStore,
+        hash: &str,
+        data: Bytes,
+    ) -> Result<String, StoreError> {
+        let waited = tokio::time::Instant::now();
+        let id = loop {
+            if let Some(id) = self.begin_upload(hash).await? {
+                break id;
+            }
+            if waited.elapsed() > DELETION_WAIT {
+                return Err(ObjectError::Unavailable(format!(
+                    "gc has been deleting the object of {hash} for over {DELETION_WAIT:?}"
+                ))
+                .into());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        match objects.put(hash, data).await {
+            Ok(_) => Ok(id),
+            Err(e) => {
+                // An upload left announced would only delay gc until its grace ends.
+                let _ = self.abandon_upload(&id).await;
+                Err(e.into())
+            }
+        }
+    }
+
     /// Ends an upload that will not be committed (its object write failed).
     pub async fn abandon_upload(&self, id: &str) -> Result<(), sqlx::Error> {
-        crate::on_pool!(self, pool => {
+        super::on_writer!(self, pool => {
             sqlx::query("DELETE FROM data_uploads WHERE id = $1").bind(id).execute(pool).await.map(drop)
         })
     }
@@ -143,7 +153,7 @@ impl Db {
         pass: &str,
     ) -> Result<Verdict, sqlx::Error> {
         let now = now_ms();
-        content_locked!(self, hash, conn => {
+        super::write_locked!(self, sqlx::Error, lock(tx) => lock_content(tx, hash), conn => {
             sqlx::query("DELETE FROM data_uploads WHERE hash = $1 AND started_at_ms < $2")
                 .bind(hash)
                 .bind(now - grace_ms)
@@ -190,7 +200,7 @@ impl Db {
     /// Pass `pass` deleted the object of `hash`: uploads of it may go ahead (unless
     /// another pass took the deletion over meanwhile).
     pub async fn end_deletion(&self, hash: &str, pass: &str) -> Result<(), sqlx::Error> {
-        crate::on_pool!(self, pool => {
+        super::on_writer!(self, pool => {
             sqlx::query("DELETE FROM data_deletions WHERE hash = $1 AND pass = $2")
                 .bind(hash)
                 .bind(pass)

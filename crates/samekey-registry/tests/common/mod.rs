@@ -5,6 +5,7 @@
 
 pub mod history;
 pub mod load;
+pub mod objects;
 pub mod proxy;
 pub mod seaweed;
 
