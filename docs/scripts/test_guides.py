@@ -25,6 +25,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "spec" / "reference"))
 import samekey_ref as ref  # noqa: E402
 
+import object_store  # noqa: E402
 import runners  # noqa: E402
 
 GUIDES = REPO / "docs" / "examples" / "guides"
@@ -183,6 +184,14 @@ def registry_edge() -> list[str]:
             "preflight: 204 https://app.example.com", "after renewal: 200"]
 
 
+def registry_production() -> list[str]:
+    json_key = ref.revision("v1", None, ref.content_json("v1", '{"rows": 3}')["hash"], None)["key"]
+    table_key = ref.revision("v1", None, ref.content_hash("v1", bytes(200000)), None)["key"]
+    return [f"201 {json_key}", f"201 {table_key}", "read back from the bucket: 200000 bytes, the same",
+            "1 objects: 0 deleted, 0 named by revisions, 0 uploading or being deleted by another gc, "
+            "1 younger than 3600s, 0 not contents (left alone)"]
+
+
 # name shown on the page -> (the reference's output, {language: file})
 EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "guards": (guards, {"python": "guards.py", "node": "guards.mjs"}),
@@ -193,12 +202,16 @@ EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
     "registry": (registry, {"sh": "registry.sh"}),
     "registry-rollout": (registry_rollout, {"sh": "registry_rollout.sh"}),
     "registry-edge": (registry_edge, {"sh": "registry_edge.sh"}),
+    "registry-production": (registry_production, {"sh": "registry_production.sh"}),
 }
 
+# Examples that read their setting from the environment: what provides it.
+ENVIRONMENTS = {"registry-production": object_store.production}
 
-def run(lang: str, file: str) -> str:
+
+def run(lang: str, file: str, env: dict[str, str] | None = None) -> str:
     name = pathlib.Path(file).stem
-    return runners.run_all(lang, {name: ((GUIDES / file).read_text(), {})})[name]
+    return runners.run_all(lang, {name: ((GUIDES / file).read_text(), env or {})})[name]
 
 
 def shown_on_pages() -> dict[str, list[str]]:
@@ -260,7 +273,11 @@ def main(argv: list[str]) -> int:
             print(f"test_guides: {name}: the page shows {shown.get(name)}, the reference gives {want}")
         for lang, file in files.items():
             try:
-                got = run(lang, file).strip().splitlines()
+                if name in ENVIRONMENTS:
+                    with ENVIRONMENTS[name]() as env:
+                        got = run(lang, file, env).strip().splitlines()
+                else:
+                    got = run(lang, file).strip().splitlines()
             except (runners.Missing, RuntimeError) as e:
                 failures.append(name)
                 print(f"test_guides: {name} ({lang}): {e}")
