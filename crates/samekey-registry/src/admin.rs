@@ -3,6 +3,7 @@
 
 use samekey::Scheme;
 
+use crate::store::objects::DataStore;
 use crate::store::schemes;
 use crate::Db;
 
@@ -12,6 +13,10 @@ pub struct SchemesArgs {
     /// The registry's database: sqlite:PATH or postgres://USER@HOST/DB.
     #[arg(long, env = "SAMEKEY_DATABASE_URL")]
     pub database: String,
+    /// The registry's data store, as `samekey serve --data-store`: `require` hashes the
+    /// data of every revision, and reads it from there where it is not in the database.
+    #[arg(long, env = "SAMEKEY_DATA_STORE", default_value = "database")]
+    pub data_store: String,
     #[command(subcommand)]
     pub action: SchemesAction,
 }
@@ -30,21 +35,26 @@ pub enum SchemesAction {
 
 /// Runs the action; what it prints.
 pub async fn run(args: &SchemesArgs) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    let objects = match args.data_store.as_str() {
+        "database" => None,
+        url => Some(DataStore::open(url)?),
+    };
     let db = Db::connect(&args.database, 2).await?;
-    let result = act(&db, &args.action).await;
+    let result = act(&db, objects.as_ref(), &args.action).await;
     db.close().await;
     result
 }
 
 async fn act(
     db: &Db,
+    objects: Option<&DataStore>,
     action: &SchemesAction,
 ) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
     let mut out = String::new();
     match action {
         SchemesAction::Status => {}
         SchemesAction::Require { scheme } => {
-            let done = schemes::require(db, *scheme).await?;
+            let done = schemes::require(db, *scheme, objects).await?;
             out += &format!(
                 "{scheme} is required: {} revisions got their {scheme} key{}\n",
                 done.recorded,

@@ -261,7 +261,7 @@ pub async fn state(args: &ServeArgs) -> Result<Arc<AppState>, BoxError> {
         return Err(e.into());
     }
     // A ring that could create a twin of what the database holds does not start.
-    if let Err(e) = store::schemes::settle(&db, &ring).await {
+    if let Err(e) = store::schemes::settle(&db, &ring, objects.as_ref()).await {
         db.close().await;
         return Err(e.into());
     }

@@ -171,7 +171,7 @@ async fn a_twin_under_another_scheme_in_a_database_is_caught() {
             .bind(key.to_string()).bind(hash.to_string()).bind(data.len() as i64).bind(&first)
             .execute(pool).await.unwrap();
     });
-    let all = handle.revision_index().await.unwrap();
+    let all = handle.revision_index(None).await.unwrap();
     let problems = check(&[], &HashMap::new(), &all);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(

@@ -80,7 +80,7 @@ async fn replay(model: &Registry, path: &[Action], backend: Backend) -> Result<(
                     Server::start(&db, ring(phase)),
                 ));
             }
-            Action::Require(s) => schemes::require(&handle, scheme(s))
+            Action::Require(s) => schemes::require(&handle, scheme(s), None)
                 .await
                 .map(drop)
                 .map_err(|e| format!("{}: {e}", at()))?,

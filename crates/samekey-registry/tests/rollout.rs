@@ -1,14 +1,16 @@
 //! Changing the scheme while the registry runs: processes of different key rings on one
 //! database, as every rolling deploy has them. One (parent, data) is one revision whatever
 //! ring answers, sequentially and concurrently, and every client is told the key the
-//! revision was created under.
+//! revision was created under; also with every byte of data in an object store.
 
 mod common;
 
 use std::collections::HashSet;
 
+use common::seaweed::Cluster;
 use common::{client, fresh_db, post_json, Backend, Server, TestDb};
 use samekey::Scheme;
+use samekey_registry::store::gc::collect;
 use samekey_registry::store::schemes;
 
 const OLD: &[&str] = &["--scheme", "v1"];
@@ -94,8 +96,21 @@ async fn old_ring_beside_the_one_step_v2_plus_v1_on_postgres() {
 /// The rollout on one database, each step with a process of the step before still
 /// serving: every payload keeps the key of its first answer, and a process whose ring the
 /// database has moved past refuses to start, or refuses writes with scheme_required.
-async fn the_rollout_step_by_step(backend: Backend) {
+/// With `cluster`, every process keeps all data in its bucket (`--inline-limit 0`), and
+/// at the end every key reads back its payload from there and gc deletes nothing.
+async fn the_rollout_step_by_step(backend: Backend, cluster: Option<&Cluster>) {
     let db = fresh_db(backend).await;
+    let env = cluster.map(|c| c.env()).unwrap_or_default();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let data_store = format!("s3://rollout/{}", common::objects::PREFIX);
+    let objects = cluster.map(|c| common::objects::store(c, "rollout"));
+    let start = |ring: &[&str]| match cluster {
+        None => Server::start(&db, ring),
+        Some(_) => {
+            let args = [ring, &["--data-store", &data_store, "--inline-limit", "0"]].concat();
+            Server::start_with_env(&db, &args, &env)
+        }
+    };
     let client = client();
     let mut told = std::collections::HashMap::new();
     let mut check = |i: usize, status: u16, body: &serde_json::Value| {
@@ -107,7 +122,7 @@ async fn the_rollout_step_by_step(backend: Backend) {
         let first = told.entry(i).or_insert_with(|| key.clone());
         assert_eq!(*first, key, "payload {i} was told two keys");
     };
-    let old = Server::start(&db, OLD);
+    let old = start(OLD);
     for i in 0..10 {
         let (s, b) = post_json(&client, &old, None, &payload(i)).await;
         check(i, s, &b);
@@ -117,7 +132,7 @@ async fn the_rollout_step_by_step(backend: Backend) {
     assert!(why.contains("add v1 to --accept"), "{why}");
 
     // Expand, beside the old one.
-    let expand = Server::start(&db, EXPAND);
+    let expand = start(EXPAND);
     for i in 0..20 {
         for server in [&old, &expand] {
             let (s, b) = post_json(&client, server, None, &payload(i)).await;
@@ -138,7 +153,7 @@ async fn the_rollout_step_by_step(backend: Backend) {
         );
     }
     // Require v2: the old revisions get their v2 keys; the old ring can no longer write.
-    let done = schemes::require(&db.open().await, Scheme::V2)
+    let done = schemes::require(&db.open().await, Scheme::V2, objects.as_ref())
         .await
         .unwrap();
     assert_eq!(
@@ -158,7 +173,7 @@ async fn the_rollout_step_by_step(backend: Backend) {
     assert!(why.contains("add v2 to --accept"), "{why}");
 
     // Switch, beside the expanded one.
-    let switch = Server::start(&db, SWITCH);
+    let switch = start(SWITCH);
     for i in 0..30 {
         for server in [&expand, &switch] {
             let (s, b) = post_json(&client, server, None, &payload(i)).await;
@@ -180,7 +195,7 @@ async fn the_rollout_step_by_step(backend: Backend) {
     assert!(why.contains("remove v1"), "{why}");
 
     // Contract: v2 alone answers every payload with the key it was first told.
-    let new = Server::start(&db, NEW);
+    let new = start(NEW);
     for i in 0..40 {
         let (s, b) = post_json(&client, &new, None, &payload(i)).await;
         check(i, s, &b);
@@ -199,17 +214,45 @@ async fn the_rollout_step_by_step(backend: Backend) {
          v2: 10 created (30-39), every revision recorded"
     );
     // A retired scheme is never required again.
-    assert!(schemes::require(&db_handle, Scheme::V1).await.is_err());
+    assert!(schemes::require(&db_handle, Scheme::V1, None)
+        .await
+        .is_err());
+    if let Some(cluster) = cluster {
+        // gc deletes what the two refused writes (payloads 50 and 60) uploaded, nothing a
+        // revision names: every key still reads back its payload from the store.
+        let objects = common::objects::store(cluster, "rollout");
+        let r = collect(&db_handle, &objects, std::time::Duration::ZERO)
+            .await
+            .unwrap();
+        println!("the rollout with its data in the object store, then gc: {r:?}");
+        assert_eq!((r.named, r.deleted, r.busy), (40, 2, 0), "{r:?}");
+        for (i, key) in &told {
+            let got = common::get_text(&client, &new, &format!("/v1/revisions/{key}/data")).await;
+            let want: serde_json::Value = serde_json::from_str(&payload(*i)).unwrap();
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&got).unwrap(),
+                want,
+                "{key}"
+            );
+        }
+    }
 }
 
 #[tokio::test]
 async fn the_rollout_step_by_step_on_sqlite() {
-    the_rollout_step_by_step(Backend::Sqlite).await;
+    the_rollout_step_by_step(Backend::Sqlite, None).await;
 }
 
 #[tokio::test]
 async fn the_rollout_step_by_step_on_postgres() {
-    the_rollout_step_by_step(Backend::Postgres).await;
+    the_rollout_step_by_step(Backend::Postgres, None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rollout_step_by_step_on_postgres_with_the_data_in_an_object_store() {
+    let cluster = Cluster::start(2).await;
+    cluster.bucket("rollout").await;
+    the_rollout_step_by_step(Backend::Postgres, Some(&cluster)).await;
 }
 
 /// A child registered by its parent's key under another scheme is the same child.

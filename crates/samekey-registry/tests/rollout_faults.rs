@@ -95,7 +95,7 @@ async fn the_rollout_under_load_with_kill_9_and_cut_connections() {
             cut += cuttable.cut();
             match then {
                 Some("require") => {
-                    samekey_registry::store::schemes::require(&admin, Scheme::V2)
+                    samekey_registry::store::schemes::require(&admin, Scheme::V2, None)
                         .await
                         .unwrap();
                 }

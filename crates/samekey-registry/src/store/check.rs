@@ -1,10 +1,13 @@
 //! What tests and operators read of the store: counts, every revision's index row, and
 //! the database's and the registry's own consistency checks.
 
+use futures_util::StreamExt;
+use samekey::ContentHasher;
 use sqlx::Row;
 
 use crate::on_pool;
-use crate::store::Db;
+use crate::store::objects::{DataStore, ObjectError};
+use crate::store::{Db, StoreError};
 
 impl Db {
     /// (revisions, contents): for tests and operators.
@@ -18,25 +21,59 @@ impl Db {
 
     /// Every revision's (key, parent, the SHA-256 content hash of its data whatever scheme
     /// it was created under), by key: for tests and operators. Twins made under two
-    /// schemes (`sha256:` and `blake3:` content hashes) show the same third field.
+    /// schemes (`sha256:` and `blake3:` content hashes) show the same third field. Data in
+    /// an object store is read from `objects` (an error if it is not given).
     pub async fn revision_index(
         &self,
-    ) -> Result<Vec<(String, Option<String>, String)>, sqlx::Error> {
-        on_pool!(self, pool => {
-            let rows = sqlx::query(
-                "SELECT r.key, r.parent, c.data FROM revisions r JOIN contents c ON c.hash = r.content_hash ORDER BY r.key",
+        objects: Option<&DataStore>,
+    ) -> Result<Vec<(String, Option<String>, String)>, StoreError> {
+        let rows = on_pool!(self, pool => {
+            sqlx::query(
+                "SELECT r.key, r.parent, r.size, r.content_hash, c.data, c.location FROM revisions r \
+                 JOIN contents c ON c.hash = r.content_hash ORDER BY r.key",
             )
             .fetch_all(pool)
-            .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            for row in rows {
-                let data: Vec<u8> = row.try_get("data")?;
-                let hash = samekey::content_hash(samekey::Scheme::V1, &data)
-                    .map_err(|e| sqlx::Error::Decode(e.into()))?;
-                out.push((row.try_get("key")?, row.try_get("parent")?, hash.to_string()));
+            .await?
+            .iter()
+            .map(|row| {
+                Ok::<_, sqlx::Error>((
+                    row.try_get::<String, _>("key")?,
+                    row.try_get::<Option<String>, _>("parent")?,
+                    row.try_get::<i64, _>("size")?,
+                    row.try_get::<String, _>("content_hash")?,
+                    row.try_get::<Vec<u8>, _>("data")?,
+                    row.try_get::<Option<String>, _>("location")?,
+                ))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+        });
+        let mut out = Vec::with_capacity(rows.len());
+        for (key, parent, size, content_hash, data, location) in rows {
+            let mut hasher = ContentHasher::new(samekey::Scheme::V1)
+                .map_err(|e| sqlx::Error::Decode(e.into()))?;
+            match location {
+                None => {
+                    hasher.update(&data);
+                }
+                Some(location) => {
+                    let objects = objects.ok_or_else(|| {
+                        ObjectError::Unavailable(format!(
+                            "{key}: its data is in an object store, and none was given"
+                        ))
+                    })?;
+                    let path = objects.located(&content_hash, &location);
+                    let mut stream = objects.get(&path, size.max(0) as u64).await?;
+                    while let Some(piece) = stream.next().await {
+                        let piece = piece.map_err(|e| {
+                            ObjectError::Unavailable(format!("reading {path}: {e}"))
+                        })?;
+                        hasher.update(&piece);
+                    }
+                }
             }
-            Ok(out)
-        })
+            out.push((key, parent, hasher.finalize().to_string()));
+        }
+        Ok(out)
     }
 
     /// The database's own consistency check, plus the registry's invariants: every parent

@@ -6,17 +6,21 @@
 //! insert (PostgreSQL CHECK constraints, the SQLite trigger of [`crate::store::schema`]), so a
 //! process started before a step cannot write around it: it gets `scheme_required`.
 //!
-//! - `require(S)`: records S's key of every revision that lacks it (hashing its data),
-//!   then makes S required. Run once every writer's ring has S (the expand step).
+//! - `require(S)`: records S's key of every revision that lacks it (hashing its data,
+//!   from the database or the object store), then makes S required. Run once every writer's ring has S (the expand step).
 //! - `retire(S)`: no new revision is recorded under S, and no process whose ring has S may
 //!   write; another scheme must be required. A collision in a retired scheme (S's hash
 //!   broken one day) can then never make two contents one revision.
 
-use samekey::{content_hash, derive_revision, KeyRing, Scheme};
+use std::collections::HashMap;
+
+use futures_util::StreamExt;
+use samekey::{derive_revision, ContentHash, ContentHasher, KeyRing, Scheme};
 use sqlx::Row;
 
+use crate::store::objects::{DataStore, ObjectError};
 use crate::store::schema::SCHEMES;
-use crate::store::{key_column, Db};
+use crate::store::{key_column, Db, StoreError};
 
 /// A scheme's state in this database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,9 +121,35 @@ fn refused(why: String) -> sqlx::Error {
 }
 
 /// Records `scheme`'s key of every revision that lacks it, then makes `scheme` required.
-pub async fn require(db: &Db, scheme: Scheme) -> Result<Backfill, sqlx::Error> {
+/// The data is hashed before the schema's lock is taken (reading it from `objects` where
+/// its row names an object), so registrations wait only for the keys of revisions created
+/// in the meantime; data in an object store with no `objects` given is an error.
+pub async fn require(
+    db: &Db,
+    scheme: Scheme,
+    objects: Option<&DataStore>,
+) -> Result<Backfill, StoreError> {
     let column = key_column(scheme);
     let postgres = matches!(db, Db::Postgres(_));
+    let lacking_sql = format!(
+        "SELECT r.key, r.parent, r.content_hash, r.size, c.location FROM revisions r \
+         JOIN contents c ON c.hash = r.content_hash \
+         WHERE r.{column} IS NULL AND r.twin_of IS NULL ORDER BY r.created_at_ms, r.key"
+    );
+    // Before the lock: every revision's data under `scheme`, by key.
+    let rows =
+        crate::on_pool!(db, pool => lacking(sqlx::query(&lacking_sql).fetch_all(pool).await?)?);
+    let mut hashed = HashMap::new();
+    for row in rows {
+        let data = match row.location {
+            None => Some(crate::on_pool!(db, pool => {
+                sqlx::query_scalar(DATA_SQL).bind(&row.content_hash).fetch_one(pool).await?
+            })),
+            Some(_) => None,
+        };
+        let hash = scheme_hash(scheme, &row, data, objects).await?;
+        hashed.insert(row.key, hash);
+    }
     macro_rules! body {
         ($conn:expr) => {{
             let state: Option<String> =
@@ -131,26 +161,33 @@ pub async fn require(db: &Db, scheme: Scheme) -> Result<Backfill, sqlx::Error> {
                 Some("retired") => {
                     return Err(refused(format!(
                         "{scheme} is retired in this database: a retired scheme is never required again"
-                    )))
+                    ))
+                    .into())
                 }
                 Some(_) => return Ok(Backfill::default()),
                 None => {}
             }
-            let lacking = sqlx::query(&format!(
-                "SELECT key, parent, content_hash FROM revisions WHERE {column} IS NULL AND twin_of IS NULL ORDER BY created_at_ms, key"
-            ))
-            .fetch_all(&mut *$conn)
-            .await?;
+            let rows = lacking(sqlx::query(&lacking_sql).fetch_all(&mut *$conn).await?)?;
             let mut done = Backfill::default();
-            for row in lacking {
-                let (key, parent, hash): (String, Option<String>, String) =
-                    (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
-                let data: Vec<u8> = sqlx::query_scalar("SELECT data FROM contents WHERE hash = $1")
-                    .bind(&hash)
-                    .fetch_one(&mut *$conn)
-                    .await?;
-                let derived = content_hash(scheme, &data)
-                    .and_then(|h| derive_revision(scheme, parent.as_deref(), &h, None))
+            for row in rows {
+                // Created after the pass above: hashed now, under the lock.
+                let hash = match hashed.remove(&row.key) {
+                    Some(hash) => hash,
+                    None => {
+                        let data = match row.location {
+                            None => Some(
+                                sqlx::query_scalar(DATA_SQL)
+                                    .bind(&row.content_hash)
+                                    .fetch_one(&mut *$conn)
+                                    .await?,
+                            ),
+                            Some(_) => None,
+                        };
+                        scheme_hash(scheme, &row, data, objects).await?
+                    }
+                };
+                let key = &row.key;
+                let derived = derive_revision(scheme, row.parent.as_deref(), &hash, None)
                     .map_err(|e| refused(format!("{key}: {e}")))?
                     .to_string();
                 let holder: Option<String> =
@@ -168,7 +205,7 @@ pub async fn require(db: &Db, scheme: Scheme) -> Result<Backfill, sqlx::Error> {
                         (format!("UPDATE revisions SET {column} = $1 WHERE key = $2"), derived)
                     }
                 };
-                sqlx::query(&sql).bind(value).bind(&key).execute(&mut *$conn).await?;
+                sqlx::query(&sql).bind(value).bind(key).execute(&mut *$conn).await?;
             }
             if postgres {
                 sqlx::query(&format!(
@@ -184,7 +221,70 @@ pub async fn require(db: &Db, scheme: Scheme) -> Result<Backfill, sqlx::Error> {
             Ok(done)
         }};
     }
-    crate::store::write_locked!(db, sqlx::Error, lock(tx) => crate::store::schema_lock(tx, true), conn => body!(conn))
+    crate::store::write_locked!(db, StoreError, lock(tx) => crate::store::schema_lock(tx, true), conn => body!(conn))
+}
+
+/// A revision that lacks a scheme's key, and where its data is.
+struct Lacking {
+    key: String,
+    parent: Option<String>,
+    content_hash: String,
+    size: i64,
+    location: Option<String>,
+}
+
+fn lacking<R: Row>(rows: Vec<R>) -> Result<Vec<Lacking>, sqlx::Error>
+where
+    for<'r> String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    for<'r> Option<String>: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    for<'r> i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    for<'r> &'r str: sqlx::ColumnIndex<R>,
+{
+    rows.iter()
+        .map(|row| {
+            Ok(Lacking {
+                key: row.try_get("key")?,
+                parent: row.try_get("parent")?,
+                content_hash: row.try_get("content_hash")?,
+                size: row.try_get("size")?,
+                location: row.try_get("location")?,
+            })
+        })
+        .collect()
+}
+
+const DATA_SQL: &str = "SELECT data FROM contents WHERE hash = $1";
+
+/// The content hash under `scheme` of `row`'s data: `data` as read from the database, or
+/// (where its row names an object) read from `objects`.
+async fn scheme_hash(
+    scheme: Scheme,
+    row: &Lacking,
+    data: Option<Vec<u8>>,
+    objects: Option<&DataStore>,
+) -> Result<ContentHash, StoreError> {
+    let key = &row.key;
+    let mut hasher = ContentHasher::new(scheme).map_err(|e| refused(format!("{key}: {e}")))?;
+    match (&row.location, data) {
+        (None, Some(data)) => hasher.update(&data),
+        (None, None) => return Err(refused(format!("{key}: its data was not read")).into()),
+        (Some(location), _) => {
+            let objects = objects.ok_or_else(|| {
+                ObjectError::Unavailable(format!(
+                    "the data of {key} is in an object store: give its --data-store"
+                ))
+            })?;
+            let path = objects.located(&row.content_hash, location);
+            let mut stream = objects.get(&path, row.size.max(0) as u64).await?;
+            while let Some(piece) = stream.next().await {
+                let piece =
+                    piece.map_err(|e| ObjectError::Unavailable(format!("reading {path}: {e}")))?;
+                hasher.update(&piece);
+            }
+            return Ok(hasher.finalize());
+        }
+    };
+    Ok(hasher.finalize())
 }
 
 /// Retires `scheme`: no new revision is recorded under it. Another scheme must be required.
@@ -233,7 +333,11 @@ pub async fn retire(db: &Db, scheme: Scheme) -> Result<(), sqlx::Error> {
 /// upgraded to schema 2) gets one, the scheme of `ring` that the fewest revisions lack
 /// (the primary on a tie), so that the writers already running keep theirs. Then the
 /// process's ring is checked against the database's schemes.
-pub async fn settle(db: &Db, ring: &KeyRing) -> Result<Vec<(Scheme, State)>, sqlx::Error> {
+pub async fn settle(
+    db: &Db,
+    ring: &KeyRing,
+    objects: Option<&DataStore>,
+) -> Result<Vec<(Scheme, State)>, StoreError> {
     let mut now = states(db).await?;
     if !now.iter().any(|(_, st)| *st == State::Required) {
         let mut best: Option<(i64, Scheme)> = None;
@@ -253,14 +357,14 @@ pub async fn settle(db: &Db, ring: &KeyRing) -> Result<Vec<(Scheme, State)>, sql
             }
         }
         if let Some((_, scheme)) = best {
-            let done = require(db, scheme).await?;
+            let done = require(db, scheme, objects).await?;
             tracing::info!(%scheme, recorded = done.recorded, twins = done.twins,
                 "every revision is now recorded under {scheme}, which writers must derive");
         }
         now = states(db).await?;
     }
     match ring_refusal(ring, &now) {
-        Some(why) => Err(refused(why)),
+        Some(why) => Err(refused(why).into()),
         None => Ok(now),
     }
 }

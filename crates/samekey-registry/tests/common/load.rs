@@ -164,6 +164,16 @@ pub async fn observe(
     history: &History,
     db: &TestDb,
 ) -> (HashMap<String, Stored>, Index) {
+    observe_with(base, history, db, None).await
+}
+
+/// As [`observe`], for a registry whose data is (also) in `objects`.
+pub async fn observe_with(
+    base: &str,
+    history: &History,
+    db: &TestDb,
+    objects: Option<&samekey_registry::store::objects::DataStore>,
+) -> (HashMap<String, Stored>, Index) {
     let client = reqwest::Client::new();
     let mut stored = HashMap::new();
     for key in history.acked_keys() {
@@ -193,7 +203,7 @@ pub async fn observe(
         );
     }
     let d = db.open().await;
-    let all = d.revision_index().await.unwrap();
+    let all = d.revision_index(objects).await.unwrap();
     d.close().await;
     (stored, all)
 }
