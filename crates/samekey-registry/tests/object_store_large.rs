@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::objects::{data, payload, serve, store, PREFIX};
+use common::objects::{data, payload, register, serve, store, PREFIX};
 use common::seaweed::Cluster;
 use common::{client, fresh_db, post, Backend};
 use samekey_registry::store::gc::collect;
@@ -49,14 +49,7 @@ async fn a_large_body_streams_through_a_multipart_upload_in_bounded_memory() {
         before >> 20
     );
     // Again: the revision exists, nothing new is kept (the staged copy is deleted).
-    let r = post(
-        &c,
-        &server.url("/v1/revisions"),
-        "application/octet-stream",
-        big.clone(),
-    )
-    .await;
-    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(register(&c, &server, big.clone()).await, (200, key.clone()));
     let served = data(&c, &server, &key).await.unwrap();
     assert!(served == big, "the data served is not the data sent");
     let objects = cluster.objects("large", PREFIX).await;
