@@ -60,8 +60,9 @@ pub struct ServeArgs {
     #[arg(long, value_delimiter = ',')]
     pub accept: Vec<Scheme>,
     /// Largest request body in bytes; larger ones get 413 (at once when declared).
-    /// Default: 16 MiB with --data-store database, 5 GiB with an object store (raw bytes
-    /// stream into it, up to S3's largest object, 5 TiB).
+    /// Default: 16 MiB with --data-store database (which stores at most 999,000,000
+    /// bytes in one value: a larger limit is lowered to it), 5 GiB with an object store
+    /// (raw bytes stream into it, up to S3's largest object, 5 TiB).
     #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(u64).range(1..=MAX_BODY))]
     pub body_limit: Option<u64>,
     /// Largest JSON body in bytes (JSON is read whole to canonicalize it). Default: the
@@ -152,6 +153,12 @@ const OBJECT_BODY: u64 = 5 << 30;
 /// The largest body limit: S3's largest object.
 const MAX_BODY: u64 = 5 << 40;
 
+/// The largest data the database stores as one value, with room for the rest of its row:
+/// SQLite's longest string or blob is 1,000,000,000 bytes, PostgreSQL's `bytea` 1 GiB.
+/// A larger body limit with `--data-store database` is lowered to it, so that a body the
+/// database cannot hold gets 413 (with this limit), not a retryable 503 from the insert.
+pub const DATABASE_MAX_BODY: u64 = 999_000_000;
+
 /// Most header fields a request may have (431 above).
 const MAX_HEADERS: usize = 100;
 
@@ -208,6 +215,11 @@ impl ServeArgs {
         let body = self
             .body_limit
             .unwrap_or(if database { DATABASE_BODY } else { OBJECT_BODY });
+        let body = if database {
+            body.min(DATABASE_MAX_BODY)
+        } else {
+            body
+        };
         let json = self
             .json_limit
             .unwrap_or(if database { body } else { DATABASE_BODY });
@@ -365,6 +377,10 @@ pub async fn run_tls(
     tracing::info!(addr = ?listener.local_addr().ok(), database = state.registrar.db.backend(),
         primary = %args.scheme, tokens = state.tokens.is_enabled(), tls = tls.is_some(),
         max_connections, "samekey registry started");
+    if args.data_store == "database" && args.body_limit.is_some_and(|b| b > DATABASE_MAX_BODY) {
+        tracing::warn!(limit = DATABASE_MAX_BODY,
+            "--body-limit is more than the database stores in one value: bodies over {DATABASE_MAX_BODY} bytes get 413; keep larger data in an object store (--data-store s3://BUCKET/PREFIX)");
+    }
     if args.allow_anonymous {
         tracing::warn!(addr = ?listener.local_addr().ok(),
             "--allow-anonymous: no tokens, so anyone who reaches this address may read and write revisions");
@@ -427,6 +443,25 @@ mod tests {
         for bad in ["10", "0s", "s", "-1s", "1.5s", "10h", ""] {
             assert!(parse_duration(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_body_limit_past_what_the_database_stores_is_lowered_to_it() {
+        let limits = |flags: &[&str]| {
+            ServeArgs::from_flags(
+                ["--database", "sqlite:x.db"]
+                    .into_iter()
+                    .chain(flags.iter().copied()),
+            )
+            .body_limits()
+        };
+        assert_eq!(limits(&[]), (16 << 20, 16 << 20));
+        assert_eq!(
+            limits(&["--body-limit", "2000000000"]),
+            (DATABASE_MAX_BODY, DATABASE_MAX_BODY)
+        );
+        let s3 = ["--data-store", "s3://b/p", "--body-limit", "2000000000"];
+        assert_eq!(limits(&s3), (2_000_000_000, 16 << 20));
     }
 
     #[test]
