@@ -70,6 +70,12 @@ internal class Reopenable(private val accepted: List<Scheme>, private val open: 
     }
 
     override fun publisher(): BodyPublisher {
+        if (size == 0L) {
+            // The HTTP client refuses a known length of 0 (fromPublisher wants a positive
+            // one): an empty payload is sent as no body, its hashes those of nothing.
+            if (hashes == null) hashes = Hashers(accepted).finish()
+            return BodyPublishers.noBody()
+        }
         val stream = if (hashFirst) {
             BodyPublishers.ofInputStream(open)
         } else {

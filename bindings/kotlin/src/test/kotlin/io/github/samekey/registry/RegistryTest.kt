@@ -142,6 +142,17 @@ class RegistryTest {
     }
 
     @Test
+    fun emptyFilesAndStreamsRegisterAsEmptyBytesDo() {
+        val registry = Registry(url)
+        val bytes = registry.registerBytes(ByteArray(0))
+        val file = registry.registerFile(Files.createTempFile("empty", ".bin"))
+        val reopened = registry.registerStream(java.util.function.Supplier<InputStream> { ByteArrayInputStream(ByteArray(0)) })
+        val oneShot = registry.registerStream(ByteArrayInputStream(ByteArray(0)))
+        assertEquals(listOf(bytes.key, bytes.key, bytes.key), listOf(file.key, reopened.key, oneShot.key))
+        assertEquals(listOf(0L, 0L, 0L), listOf(file.size, reopened.size, oneShot.size))
+    }
+
+    @Test
     fun theReadmeExampleRunsTwiceAndCreatesNothingTheSecondTime() {
         val file = Files.createTempFile("data", ".csv").also { Files.writeString(it, "id,name\n1,${UUID.randomUUID()}\n") }
         val first = publish(url, file)
