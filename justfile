@@ -229,7 +229,7 @@ dist-crates:
 
 # The whole release matrix, built and installed from local registries where it can run here.
 [doc("The whole release matrix, built and installed from local registries")]
-test-dist: dist check-dist jvm::test-spark postgres::test-musl go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster python::test-spark-cluster postgres::test-majors postgres::test-arm64 postgres::test-arm64-majors postgres::test-musl-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers wasm::test-runtimes
+test-dist: dist check-dist registry::test-heavy jvm::test-spark postgres::test-musl go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster python::test-spark-cluster postgres::test-majors postgres::test-arm64 postgres::test-arm64-majors postgres::test-musl-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers wasm::test-runtimes
 
 # What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the macOS arm64
 # wheel (a link that check-targets cannot see: macOS frameworks through zig's stubs), the

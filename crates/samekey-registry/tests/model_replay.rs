@@ -145,7 +145,10 @@ async fn every_model_state_replayed_on_sqlite() {
     every_model_state_replayed(Backend::Sqlite).await;
 }
 
+/// Heavy (about 3 minutes beside the SQLite replay): `just registry::test-heavy` runs it,
+/// from `just test-dist`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "heavy: just registry::test-heavy runs it"]
 async fn every_model_state_replayed_on_postgres() {
     every_model_state_replayed(Backend::Postgres).await;
 }
