@@ -9,6 +9,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -135,7 +136,7 @@ func (c *Client) RegisterReader(ctx context.Context, r io.Reader, parent string)
 
 // Revision is the revision key names (any of its keys).
 func (c *Client) Revision(ctx context.Context, key string) (Revision, error) {
-	resp, err := c.do(ctx, http.MethodGet, revisionPath(key), nil, nil)
+	resp, err := c.do(ctx, http.MethodGet, revisionPath(key), nil, nil, true)
 	if err != nil {
 		return Revision{}, err
 	}
@@ -149,7 +150,7 @@ func (c *Client) History(ctx context.Context, key string, limit int) ([]Revision
 	if limit != 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
-	resp, err := c.do(ctx, http.MethodGet, revisionPath(key)+"/history", q, nil)
+	resp, err := c.do(ctx, http.MethodGet, revisionPath(key)+"/history", q, nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func (c *Client) History(ctx context.Context, key string, limit int) ([]Revision
 // Data is the stored bytes of key (canonical JSON for JSON), streamed: read it, then
 // close it. Retried until the answer starts.
 func (c *Client) Data(ctx context.Context, key string) (io.ReadCloser, error) {
-	resp, err := c.do(ctx, http.MethodGet, revisionPath(key)+"/data", nil, nil)
+	resp, err := c.do(ctx, http.MethodGet, revisionPath(key)+"/data", nil, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +203,7 @@ func (c *Client) register(ctx context.Context, ring *samekey.KeyRing, p *payload
 		if err != nil {
 			return Revision{}, err
 		}
-		resp, err := c.do(ctx, http.MethodGet, revisionPath(key), nil, nil)
+		resp, err := c.do(ctx, http.MethodGet, revisionPath(key), nil, nil, true)
 		if err != nil {
 			return Revision{}, err
 		}
@@ -223,7 +224,7 @@ func (c *Client) register(ctx context.Context, ring *samekey.KeyRing, p *payload
 	if par != nil {
 		q.Set("parent", parent)
 	}
-	resp, err := c.do(ctx, http.MethodPost, "/v1/revisions", q, p)
+	resp, err := c.do(ctx, http.MethodPost, "/v1/revisions", q, p, true)
 	if err != nil {
 		p.done()
 		return Revision{}, err
@@ -268,8 +269,14 @@ func revisionOf(resp *http.Response) (Revision, error) {
 	return rev, nil
 }
 
+// maxAnswer bounds an answer read whole: a revision, a history of 1000, a problem.
+const maxAnswer = 16 << 20
+
 // do sends a request, retried as c.Retry says; the response is the caller's to close.
-func (c *Client) do(ctx context.Context, method, path string, query url.Values, p *payload) (*http.Response, error) {
+// With whole, the answer's body is read within the attempt, so that an answer cut off
+// mid-way is retried like a lost one (the registration it answers may have committed:
+// its retry finds it); a streamed answer (revision data) is read by the caller.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, p *payload, whole bool) (*http.Response, error) {
 	policy := c.Retry
 	if policy.MaxRetries == 0 && policy.Deadline == 0 && policy.Statuses == nil {
 		policy = DefaultRetry()
@@ -310,6 +317,17 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			req.Header.Set("Authorization", "Bearer "+c.token)
 		}
 		resp, err := httpClient.Do(req)
+		if err == nil && whole {
+			var read []byte
+			read, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+			resp.Body.Close()
+			if err == nil {
+				resp.Body = io.NopCloser(bytes.NewReader(read))
+			} else {
+				err = fmt.Errorf("the answer (%d) was cut off: %w", resp.StatusCode, err)
+				resp = nil
+			}
+		}
 		var asked time.Duration = -1
 		if err == nil {
 			if !policy.retries(resp.StatusCode) {

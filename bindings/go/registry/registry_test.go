@@ -227,6 +227,8 @@ func faults(t *testing.T, url string, p proxy) {
 	}
 	check("a lost answer", []int{0, 200}, false, map[string]any{"kind": "drop_response", "method": "POST"})
 	check("a body cut", []int{0, 201}, true, map[string]any{"kind": "cut_body", "after": 1000, "method": "POST"})
+	// Committed, then the answer cut mid-way: retried like a lost answer, found.
+	check("an answer cut after the commit", []int{201, 200}, false, map[string]any{"kind": "cut_answer", "after": 5, "method": "POST"})
 	start := time.Now()
 	check("503 then 429", []int{503, 429, 201}, true, map[string]any{"kind": "status", "status": 503}, map[string]any{"kind": "status", "status": 429, "code": "too_many_requests", "retry_after": "1"})
 	if time.Since(start) < time.Second {

@@ -14,7 +14,9 @@ of its own, except those to the control paths, which any test reaches with plain
   closes both connections (a client that died mid-upload);
   ``{"kind": "status", "status": 503, "retry_after": "1"}`` answers a problem document
   itself, forwarding nothing (``code`` ``database_unavailable`` unless given);
-  ``{"kind": "delay", "seconds": S}`` holds the registry's answer for S seconds.
+  ``{"kind": "delay", "seconds": S}`` holds the registry's answer for S seconds;
+  ``{"kind": "cut_answer", "after": N}`` lets the registry answer (and commit), sends the
+  client the answer's head and N bytes of its body, then closes (an answer cut mid-way).
 - ``GET /__log`` answers every request seen so far (method, path, body bytes the client
   sent, whether it reached the registry, the status the client got or null, the fault),
   and ``POST /__reset`` clears the log and the queue.
@@ -156,6 +158,11 @@ async def exchange(
         no_body = method == "HEAD" or status_line.split(" ")[1] in ("204", "304")
         response_body = b"" if no_body else (await read_body(up_reader, response_headers, True))[0]
         if kind == "drop_response":
+            return False
+        if kind == "cut_answer":
+            writer.write(response + response_body[: int(fault.get("after", 0))])
+            await writer.drain()
+            entry["status"] = int(status_line.split(" ")[1])
             return False
         if kind == "delay":
             await asyncio.sleep(float(fault.get("seconds", 1)))
