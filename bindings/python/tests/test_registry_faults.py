@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import subprocess
 import time
 import urllib.request
 import uuid
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from registry_harness import Proxy, Server, proxy, proxy_server, registry  # noqa: F401 (fixtures)
+from registry_harness import Proxy, Server, proxy, proxy_server, registry, start_registry  # noqa: F401 (fixtures)
 from samekey.registry import AsyncRegistry, Registry, RegistryError, Retry, Revision
 
 FAST = Retry(max_retries=3, initial_delay=0.05, max_delay=0.2, deadline=20)
@@ -158,3 +159,21 @@ def test_every_registration_reported_done_is_there_and_retries_created_nothing(r
     created = next(line for line in metrics.splitlines() if line.startswith('samekey_registry_registrations_total{outcome="created"}'))
     # Every payload is new: one revision each, whatever the retries.
     assert int(float(created.split()[-1])) == len({key for key, _ in done}) + UNREPORTED.get(proxy_server.url, 0)
+
+
+@both
+def test_a_certificate_that_does_not_verify_is_not_retried(kind: str, tmp_path: Any) -> None:
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    server = start_registry(f"sqlite:{tmp_path / 'r.db'}", "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        url = server.url.replace("127.0.0.1", "localhost")
+        patient = Retry(max_retries=3, initial_delay=1.0, max_delay=1.0, deadline=20)
+        with pytest.raises(RegistryError) as raised:
+            register(kind, url, payload(), retry=patient)
+        assert raised.value.code == "connection_failed"
+        assert "did not verify" in str(raised.value) and "not retried" in str(raised.value), str(raised.value)
+    finally:
+        server.stop()

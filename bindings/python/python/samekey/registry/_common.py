@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 from dataclasses import dataclass
 from typing import Any, Mapping
 from urllib.parse import quote
@@ -96,8 +97,21 @@ def headers_for(s: Settings, payload: Payload | None, content: Any) -> dict[str,
     return headers
 
 
+def _certificate_rejected(e: BaseException | None) -> bool:
+    """Whether ``e`` (or what caused it) is a TLS certificate that did not verify."""
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, ssl.SSLCertVerificationError):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def delay_after_failure(schedule: Schedule, payload: Payload | None, method: str, path: str, e: Exception) -> float:
     """The wait before retrying a request whose connection failed; raises when none."""
+    if _certificate_rejected(e):
+        raise RegistryError(CONNECTION_FAILED, f"{method} {path}: the server's certificate did not verify ({e}); not retried, since it will not verify on a retry either: trust its CA in the client you pass (client=httpx.Client(verify=...))") from e
     if isinstance(payload, StreamPayload) and not payload.unread():
         raise RegistryError(NOT_REWINDABLE, f"{method} {path} failed after the stream was partly sent ({e}); a stream that cannot seek cannot be sent again: register a path or a seekable stream to have it retried") from e
     delay = schedule.next_delay()
