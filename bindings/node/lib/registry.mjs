@@ -279,7 +279,7 @@ export default function createRegistry(samekey) {
 
     /** The stored bytes of `key` (canonical JSON for JSON) as a ReadableStream, streamed. */
     async data(key, { signal } = {}) {
-      const response = await this.#request('GET', `${revisionPath(key)}/data`, { signal });
+      const response = await this.#request('GET', `${revisionPath(key)}/data`, { signal, whole: false });
       if (response.status !== 200) throw await problemOf(response);
       return response.body;
     }
@@ -304,7 +304,11 @@ export default function createRegistry(samekey) {
       return check(ring, p, parent, rev);
     }
 
-    async #request(method, path, { payload = null, signal } = {}) {
+    // With `whole` (every answer but revision data, which streams), the answer's body is
+    // read within the attempt, so that an answer cut off mid-way (undici's "terminated")
+    // is retried like a lost one: the registration it answers may have committed, and its
+    // retry finds it.
+    async #request(method, path, { payload = null, signal, whole = true } = {}) {
       const policy = this.#retry;
       const start = Date.now();
       for (let retries = 0; ; retries++) {
@@ -326,7 +330,12 @@ export default function createRegistry(samekey) {
         let failure;
         try {
           response = await this.#fetch(this.#base + path, init);
+          if (whole) {
+            const bytes = await response.arrayBuffer();
+            response = new Response(bytes.byteLength ? bytes : null, { status: response.status, headers: response.headers });
+          }
         } catch (e) {
+          response = undefined;
           if (signal?.aborted) throw e;
           if (payload && !payload.rewindable && !payload.unread()) {
             throw new RegistryError(NOT_REWINDABLE, `${method} ${path} failed after the stream was partly sent (${e.message}); pass a function that opens it anew to have it retried`, { cause: e });

@@ -86,6 +86,8 @@ test('faults: a lost answer, a cut body, 503 and 429, 4xx, an unrewindable strea
   const cases = [
     [[{ kind: 'drop_response', method: 'POST' }], [null, 200], false],
     [[{ kind: 'cut_body', after: 1000, method: 'POST' }], [null, 201], true],
+    // Committed, then the answer cut mid-way: retried like a lost answer, found.
+    [[{ kind: 'cut_answer', after: 5, method: 'POST' }], [201, 200], false],
     [[{ kind: 'status', status: 503 }, { kind: 'status', status: 429, code: 'too_many_requests', retry_after: '1' }], [503, 429, 201], true],
   ];
   for (const [faults, want, created] of cases) {
