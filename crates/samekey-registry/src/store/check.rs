@@ -1,8 +1,6 @@
 //! What tests and operators read of the store: counts, every revision's index row, and
 //! the database's and the registry's own consistency checks.
 
-use futures_util::StreamExt;
-use samekey::ContentHasher;
 use sqlx::Row;
 
 use crate::on_pool;
@@ -49,12 +47,9 @@ impl Db {
         });
         let mut out = Vec::with_capacity(rows.len());
         for (key, parent, size, content_hash, data, location) in rows {
-            let mut hasher = ContentHasher::new(samekey::Scheme::V1)
-                .map_err(|e| sqlx::Error::Decode(e.into()))?;
-            match location {
-                None => {
-                    hasher.update(&data);
-                }
+            let hash = match location {
+                None => samekey::content_hash(samekey::Scheme::V1, &data)
+                    .map_err(|e| sqlx::Error::Decode(e.into()))?,
                 Some(location) => {
                     let objects = objects.ok_or_else(|| {
                         ObjectError::Unavailable(format!(
@@ -62,16 +57,12 @@ impl Db {
                         ))
                     })?;
                     let path = objects.located(&content_hash, &location);
-                    let mut stream = objects.get(&path, size.max(0) as u64).await?;
-                    while let Some(piece) = stream.next().await {
-                        let piece = piece.map_err(|e| {
-                            ObjectError::Unavailable(format!("reading {path}: {e}"))
-                        })?;
-                        hasher.update(&piece);
-                    }
+                    objects
+                        .hash(&path, size.max(0) as u64, samekey::Scheme::V1)
+                        .await?
                 }
-            }
-            out.push((key, parent, hasher.finalize().to_string()));
+            };
+            out.push((key, parent, hash.to_string()));
         }
         Ok(out)
     }

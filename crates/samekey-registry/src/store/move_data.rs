@@ -19,7 +19,6 @@
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_util::StreamExt;
 use samekey::{ContentHash, ContentHasher};
 use sqlx::Row;
 
@@ -167,16 +166,9 @@ async fn verify(
     location: &str,
 ) -> Result<(), ObjectError> {
     let path = objects.located(&data.content_hash, location);
-    let size = data.size.max(0) as u64;
-    let mut stream = objects.get(&path, size).await?;
-    let mut hasher = ContentHasher::new(expected.scheme())
-        .map_err(|e| ObjectError::Corrupt(format!("{}: {e}", data.content_hash)))?;
-    while let Some(piece) = stream.next().await {
-        let piece =
-            piece.map_err(|e| ObjectError::Unavailable(format!("reading {path} back: {e}")))?;
-        hasher.update(&piece);
-    }
-    let got = hasher.finalize();
+    let got = objects
+        .hash(&path, data.size.max(0) as u64, expected.scheme())
+        .await?;
     if &got != expected {
         return Err(ObjectError::Corrupt(format!(
             "{path} read back hashes to {got}, not {expected}"

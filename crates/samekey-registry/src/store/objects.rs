@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_util::stream::BoxStream;
+use futures_util::StreamExt;
 use md5::{Digest, Md5};
 use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
@@ -203,6 +204,24 @@ impl DataStore {
             )));
         }
         Ok(got.into_stream())
+    }
+
+    /// The content hash under `scheme` of the object at `path`, which must be `size` bytes
+    /// long (read through, in bounded memory).
+    pub async fn hash(
+        &self,
+        path: &Path,
+        size: u64,
+        scheme: samekey::Scheme,
+    ) -> Result<samekey::ContentHash, ObjectError> {
+        let mut hasher = samekey::ContentHasher::new(scheme)
+            .map_err(|e| ObjectError::Corrupt(format!("{path}: {e}")))?;
+        let mut stream = self.get(path, size).await?;
+        while let Some(piece) = stream.next().await {
+            let piece = piece.map_err(|e| self.unavailable(path, e))?;
+            hasher.update(&piece);
+        }
+        Ok(hasher.finalize())
     }
 
     /// Every object under the prefix (gc's candidates).

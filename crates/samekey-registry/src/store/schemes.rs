@@ -14,8 +14,7 @@
 
 use std::collections::HashMap;
 
-use futures_util::StreamExt;
-use samekey::{derive_revision, ContentHash, ContentHasher, KeyRing, Scheme};
+use samekey::{content_hash, derive_revision, ContentHash, KeyRing, Scheme};
 use sqlx::Row;
 
 use crate::store::objects::{DataStore, ObjectError};
@@ -264,10 +263,11 @@ async fn scheme_hash(
     objects: Option<&DataStore>,
 ) -> Result<ContentHash, StoreError> {
     let key = &row.key;
-    let mut hasher = ContentHasher::new(scheme).map_err(|e| refused(format!("{key}: {e}")))?;
     match (&row.location, data) {
-        (None, Some(data)) => hasher.update(&data),
-        (None, None) => return Err(refused(format!("{key}: its data was not read")).into()),
+        (None, Some(data)) => {
+            Ok(content_hash(scheme, &data).map_err(|e| refused(format!("{key}: {e}")))?)
+        }
+        (None, None) => Err(refused(format!("{key}: its data was not read")).into()),
         (Some(location), _) => {
             let objects = objects.ok_or_else(|| {
                 ObjectError::Unavailable(format!(
@@ -275,16 +275,9 @@ async fn scheme_hash(
                 ))
             })?;
             let path = objects.located(&row.content_hash, location);
-            let mut stream = objects.get(&path, row.size.max(0) as u64).await?;
-            while let Some(piece) = stream.next().await {
-                let piece =
-                    piece.map_err(|e| ObjectError::Unavailable(format!("reading {path}: {e}")))?;
-                hasher.update(&piece);
-            }
-            return Ok(hasher.finalize());
+            Ok(objects.hash(&path, row.size.max(0) as u64, scheme).await?)
         }
-    };
-    Ok(hasher.finalize())
+    }
 }
 
 /// Retires `scheme`: no new revision is recorded under it. Another scheme must be required.
