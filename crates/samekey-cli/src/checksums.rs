@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use samekey::{content_hash_json_text, ContentHash, Scheme};
 
-use crate::commands::{hash_stream, CliError, Result};
+use crate::error::{CliError, Result};
+use crate::hashing::hash_stream;
 use crate::HashArgs;
 
 const STDIN: &str = "-";

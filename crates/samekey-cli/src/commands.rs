@@ -2,72 +2,20 @@
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use samekey::timestamp::Millis;
-use samekey::{
-    content_hash_file_with_progress, content_hash_reader, derive_revision, ulid_message,
-    ContentHash, Error, KeyRing, Scheme, Ulid, UlidDeriver,
-};
+use samekey::{derive_revision, ulid_message, KeyRing, Scheme, Ulid, UlidDeriver};
 use samekey_cli::batch::{self, BatchConfig};
 
+use crate::error::{CliError, Result};
+use crate::hashing::hash_stream;
 use crate::{
     BatchArgs, Command, IdentityArgs, RevisionArgs, SecretArgs, TimeArgs, UlidArgs, VectorsArgs,
     VerifyArgs,
 };
-
-/// A failure with the core's code (or a CLI one) and the exit status a shell expects.
-#[derive(Debug)]
-pub struct CliError {
-    code: &'static str,
-    message: String,
-    exit: u8,
-}
-
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "error[{}]: {}", self.code, self.message)
-    }
-}
-
-impl CliError {
-    pub fn exit_code(&self) -> ExitCode {
-        ExitCode::from(self.exit)
-    }
-
-    pub(crate) fn io(what: &Path, e: io::Error) -> Self {
-        let exit = if e.kind() == io::ErrorKind::NotFound {
-            66
-        } else {
-            74
-        };
-        CliError {
-            code: "io_error",
-            message: format!("{}: {e}", what.display()),
-            exit,
-        }
-    }
-}
-
-/// Bad input data is EX_DATAERR (65); a refused identity is 1, like a failed check.
-impl From<Error> for CliError {
-    fn from(e: Error) -> Self {
-        let exit = match e {
-            Error::IdentityMismatch => 1,
-            Error::Io(_) => 74,
-            _ => 65,
-        };
-        CliError {
-            code: e.code(),
-            message: e.to_string(),
-            exit,
-        }
-    }
-}
-
-pub(crate) type Result<T> = std::result::Result<T, CliError>;
 
 pub fn run(command: Command) -> Result<ExitCode> {
     match command {
@@ -89,8 +37,8 @@ pub fn run(command: Command) -> Result<ExitCode> {
 
 #[cfg(feature = "serve")]
 fn serve(args: samekey_registry::ServeArgs) -> Result<()> {
-    let runtime =
-        tokio::runtime::Runtime::new().map_err(|e| CliError::io(Path::new("tokio runtime"), e))?;
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| CliError::io(std::path::Path::new("tokio runtime"), e))?;
     runtime
         .block_on(samekey_registry::serve(args))
         .map_err(|e| CliError {
@@ -120,8 +68,8 @@ fn admin(
     run: impl std::future::Future<Output = std::result::Result<String, samekey_registry::BoxError>>,
     code: &'static str,
 ) -> Result<()> {
-    let runtime =
-        tokio::runtime::Runtime::new().map_err(|e| CliError::io(Path::new("tokio runtime"), e))?;
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| CliError::io(std::path::Path::new("tokio runtime"), e))?;
     let out = runtime.block_on(run).map_err(|e| CliError {
         code,
         message: e.to_string(),
@@ -222,54 +170,6 @@ fn open_input(path: &Option<PathBuf>) -> Result<Input> {
             Ok((Box::new(f), p.clone(), len))
         }
         _ => Ok((Box::new(io::stdin()), PathBuf::from("<stdin>"), None)),
-    }
-}
-
-const PROGRESS_THRESHOLD: u64 = 64 << 20;
-
-fn progress_bar(len: u64, enabled: bool) -> ProgressBar {
-    match len {
-        n if enabled && n >= PROGRESS_THRESHOLD => {
-            let bar = ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar
-        }
-        _ => ProgressBar::hidden(),
-    }
-}
-
-pub(crate) fn hash_stream(
-    scheme: Scheme,
-    path: &Option<PathBuf>,
-    progress: bool,
-) -> Result<ContentHash> {
-    fn with_name(name: &Path) -> impl Fn(Error) -> CliError + '_ {
-        move |e| match e {
-            Error::Io(m) => CliError {
-                code: "io_error",
-                message: format!("{}: {m}", name.display()),
-                exit: 74,
-            },
-            e => e.into(),
-        }
-    }
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            let len = std::fs::metadata(p).map_err(|e| CliError::io(p, e))?.len();
-            let bar = progress_bar(len, progress);
-            // The core's I/O errors name the file already.
-            let hash = content_hash_file_with_progress(scheme, p, &|n| bar.inc(n))?;
-            bar.finish_and_clear();
-            Ok(hash)
-        }
-        _ => {
-            content_hash_reader(scheme, io::stdin().lock()).map_err(with_name(Path::new("<stdin>")))
-        }
     }
 }
 

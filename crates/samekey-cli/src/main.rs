@@ -2,6 +2,8 @@
 
 mod checksums;
 mod commands;
+mod error;
+mod hashing;
 
 use std::process::ExitCode;
 
@@ -234,7 +236,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         // Text arguments are UTF-8 in every binding: the same code as theirs, not clap's.
         Err(e) if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {
-            let e = commands::CliError::from(samekey::Error::InvalidString(None));
+            let e = error::CliError::from(samekey::Error::InvalidString(None));
             eprintln!("samekey: {e}");
             return e.exit_code();
         }
