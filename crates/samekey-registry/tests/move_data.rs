@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::objects::{data, payload, register, store, PREFIX};
+use common::objects::{data, payload, register, serve_with, store, PREFIX};
 use common::seaweed::Cluster;
 use common::{client, fresh_db, Backend, Server, TestDb};
 use samekey_registry::store::gc::collect;
@@ -91,10 +91,8 @@ async fn moves_while_serving(db: TestDb, mut told: BTreeMap<String, Vec<u8>>) {
     let mut cluster = Cluster::start(2).await;
     cluster.bucket(BUCKET).await;
     let env = cluster.env();
-    let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     // The registry restarted with the store, before the move: it reads both places.
-    let data_store = format!("s3://{BUCKET}/{PREFIX}");
-    let server = Server::start_with_env(&db, &["--data-store", &data_store], &pairs);
+    let server = serve_with(&cluster, &db, BUCKET, None, &[]);
     let past_limit = told.values().filter(|b| b.len() > 64 << 10).count();
     assert!(database_copies(&db).await as usize == past_limit);
     let stop = Arc::new(AtomicBool::new(false));

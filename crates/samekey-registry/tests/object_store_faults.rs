@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::history::{check, History};
 use common::load::{observe_with, register, register_during, Shape};
-use common::objects::{payload, store, PREFIX};
+use common::objects::{payload, serve_with, store};
 use common::proxy::Proxy;
 use common::seaweed::Cluster;
 use common::{client, fresh_db, Backend, Server, TestDb};
@@ -27,18 +27,13 @@ fn serve(
     bucket: &str,
     inline_limit: &str,
 ) -> Server {
-    let mut env = cluster.env();
-    for (k, v) in env.iter_mut() {
-        if *k == "AWS_ENDPOINT_URL" {
-            *v = format!("http://127.0.0.1:{}", proxy.port);
-        }
-    }
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let data_store = format!("s3://{bucket}/{PREFIX}");
-    Server::start_with_env(
+    let endpoint = format!("http://127.0.0.1:{}", proxy.port);
+    serve_with(
+        cluster,
         db,
-        &["--data-store", &data_store, "--inline-limit", inline_limit],
-        &env,
+        bucket,
+        Some(&endpoint),
+        &["--inline-limit", inline_limit],
     )
 }
 

@@ -100,15 +100,12 @@ async fn old_ring_beside_the_one_step_v2_plus_v1_on_postgres() {
 /// at the end every key reads back its payload from there and gc deletes nothing.
 async fn the_rollout_step_by_step(backend: Backend, cluster: Option<&Cluster>) {
     let db = fresh_db(backend).await;
-    let env = cluster.map(|c| c.env()).unwrap_or_default();
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let data_store = format!("s3://rollout/{}", common::objects::PREFIX);
     let objects = cluster.map(|c| common::objects::store(c, "rollout"));
     let start = |ring: &[&str]| match cluster {
         None => Server::start(&db, ring),
-        Some(_) => {
-            let args = [ring, &["--data-store", &data_store, "--inline-limit", "0"]].concat();
-            Server::start_with_env(&db, &args, &env)
+        Some(c) => {
+            let args = [ring, &["--inline-limit", "0"]].concat();
+            common::objects::serve_with(c, &db, "rollout", None, &args)
         }
     };
     let client = client();

@@ -10,20 +10,31 @@ use super::{post, Server, TestDb};
 
 pub const PREFIX: &str = "revisions";
 
-pub fn serve(cluster: &Cluster, db: &TestDb, bucket: &str) -> Server {
-    let env = cluster.env();
+/// A registry on `db` with its data in `bucket` of `cluster`, reached at `endpoint` instead
+/// of the cluster's gateway when given (a proxy in front of it), with the `extra` flags.
+pub fn serve_with(
+    cluster: &Cluster,
+    db: &TestDb,
+    bucket: &str,
+    endpoint: Option<&str>,
+    extra: &[&str],
+) -> Server {
+    let mut env = cluster.env();
+    for (name, value) in env.iter_mut() {
+        if let (&mut "AWS_ENDPOINT_URL", Some(endpoint)) = (name, endpoint) {
+            *value = endpoint.to_string();
+        }
+    }
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    // Every byte to the object store, however small (the default keeps 64 KiB inline).
-    Server::start_with_env(
-        db,
-        &[
-            "--data-store",
-            &format!("s3://{bucket}/{PREFIX}"),
-            "--inline-limit",
-            "0",
-        ],
-        &env,
-    )
+    let data_store = format!("s3://{bucket}/{PREFIX}");
+    let args = [&["--data-store", data_store.as_str()][..], extra].concat();
+    Server::start_with_env(db, &args, &env)
+}
+
+/// A registry that sends every byte to the object store, however small (the default
+/// keeps 64 KiB inline).
+pub fn serve(cluster: &Cluster, db: &TestDb, bucket: &str) -> Server {
+    serve_with(cluster, db, bucket, None, &["--inline-limit", "0"])
 }
 
 pub fn store(cluster: &Cluster, bucket: &str) -> DataStore {
