@@ -108,6 +108,17 @@ def verdict(accepted: list[str], stored: str, fields: list[str], t: str, namespa
         return f"refused ({e.code})"
 
 
+def upsert_first() -> list[str]:
+    return ["derived id: 1 row(s)", "random id: 2 row(s)", f"the post's id: {ulid('v1', POST)}"]
+
+
+def key_ring_first() -> list[str]:
+    candidates = ref.candidates(["v2", "v1"], ref.parse_timestamp(T), "posts", POST, None)
+    return [f"stored last year under v1: {ulid('v1', POST)}", f"a new post's id, under v2: {ulid('v2', POST)}"] + [
+        f"look the post up by its {c['scheme']} id: {c['ulid']}" for c in candidates
+    ] + [f"the stored id is the post's, under {ref.verify(['v2', 'v1'], ulid('v1', POST), ref.parse_timestamp(T), 'posts', POST, None)}"]
+
+
 def guards() -> list[str]:
     stored = {"slug": "hello-world", "lang": "en", "publishedAt": T, "body": "Hello!"}
     stored_hash = json_hash(json.dumps(stored))
@@ -194,7 +205,9 @@ def registry_production() -> list[str]:
 
 # name shown on the page -> (the reference's output, {language: file})
 EXAMPLES: dict[str, tuple[Callable[[], list[str]], dict[str, str]]] = {
+    "upsert-first": (upsert_first, {"python": "upsert_first.py"}),
     "guards": (guards, {"python": "guards.py", "node": "guards.mjs"}),
+    "key-ring-first": (key_ring_first, {"python": "key_ring_first.py", "node": "key_ring_first.mjs"}),
     "migrate-v0": (migrate_v0, {"python": "migrate_v0.py"}),
     "migrate-ulid-creator": (migrate_ulid_creator, {"java": "MigrateFromUlidCreator.java"}),
     "generated-column": (generated_column, {"sql": "generated-column.sql"}),
