@@ -3,9 +3,13 @@
 dir=$(mktemp -d)
 db="sqlite:$dir/registry.db"
 serve() {  # starts `samekey serve` on the database with this key ring
-  samekey serve --database "$db" --listen 127.0.0.1:0 "$@" > "$dir/stdout" 2>> "$dir/log" &
+  out=$(mktemp "$dir/stdout.XXXXXX")  # a new file per start: never the last server's address
+  samekey serve --database "$db" --listen 127.0.0.1:0 "$@" > "$out" 2>> "$dir/log" &
   pid=$!
-  until url=$(sed -n 's/^listening on //p' "$dir/stdout") && [ -n "$url" ]; do sleep 0.1; done
+  until url=$(sed -n 's/^listening on //p' "$out") && [ -n "$url" ]; do
+    kill -0 "$pid" 2> /dev/null || { cat "$dir/log" >&2; exit 1; }
+    sleep 0.1
+  done
 }
 stop() { kill "$pid" && wait "$pid" || true; }
 post() {  # POST /v1/revisions: the status and the key
