@@ -50,6 +50,10 @@ RUN_ELSEWHERE = {
     "bindings/node/examples/registry.mjs": "bindings/node/test/registry.test.mjs (run twice against a registry)",
     "bindings/go/registry/example_test.go": "bindings/go/registry (TestTheReadmeExample, against a registry)",
     "bindings/kotlin/src/test/kotlin/io/github/samekey/registry/RegistryExample.kt": "bindings/kotlin RegistryTest (run twice against a registry)",
+    # The registry guide's deploy section: the unit started, curl, each client's private CA.
+    **{f"docs/examples/guides/{f}": "docs/scripts/test_deploy.py (in just site::test)" for f in (
+        "samekey-registry.service", "registry.env", "registry_curl.sh", "registry_curl.json",
+        "private_ca.py", "private_ca.mjs", "private_ca.go", "PrivateCa.kt")},
     # The install lines, each run against a local registry of its kind.
     "docs/examples/install/python.sh": "bindings/python/scripts/test-index.sh (pip from pypiserver: just test's test-dist-fast)",
     "docs/examples/install/node.sh": "bindings/node/scripts/test-registry.sh (npm from Verdaccio: test-dist-fast)",
@@ -90,6 +94,27 @@ def install_lines() -> list[str]:
     crate = re.search(r'^name = "([^"]+)"', (REPO / "crates" / "samekey" / "Cargo.toml").read_text(), re.M)[1]
     if (install / "rust.sh").read_text().split() != ["cargo", "add", crate]:
         faults.append(f"rust.sh does not add the core's crate {crate}")
+    return faults
+
+
+def serve_flags() -> list[str]:
+    """The registry guide's table of flags against `samekey serve --help`: every flag the
+    binary takes is in the table and no other, each default the binary states in the
+    table's default column."""
+    binary = runners.need(REPO / "target/debug/samekey", "test-rust")
+    help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, check=True).stdout
+    flags: dict[str, str | None] = {}
+    for block in re.split(r"\n(?=\s*(?:-\w, )?--)", help_text.split("Options:", 1)[1]):
+        name = re.match(r"\s*(?:-\w, )?(--[\w-]+)", block)
+        if name and name[1] != "--help":
+            default = re.search(r"\[default: ([^\]]*)\]", block)
+            flags[name[1]] = default[1] if default else None
+    page = (REPO / "docs/src/guides/registry.md").read_text()
+    rows = dict(re.findall(r"^\| `(--[\w-]+)[^`]*` \| ([^|]*) \|", page, re.M))
+    faults = [f"registry.md: the flags table lacks {f}" for f in flags if f not in rows]
+    faults += [f"registry.md: the flags table has {f}, which samekey serve does not take" for f in rows if f not in flags]
+    faults += [f"registry.md: {f}'s default is `{d}` (samekey serve --help), the table says {rows[f].strip()!r}"
+               for f, d in flags.items() if d is not None and f in rows and f"`{d}`" not in rows[f]]
     return faults
 
 
@@ -309,7 +334,7 @@ def main(argv: list[str]) -> int:
     names = runners.pick("test_guides", argv, EXAMPLES)
     if names is None:
         return 2
-    failures = unexecuted_code() + install_lines()
+    failures = unexecuted_code() + install_lines() + serve_flags()
     for fault in failures:
         print(f"test_guides: {fault}")
     shown = shown_on_pages()

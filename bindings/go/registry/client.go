@@ -11,6 +11,8 @@ package registry
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -317,6 +319,9 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			req.Header.Set("Authorization", "Bearer "+c.token)
 		}
 		resp, err := httpClient.Do(req)
+		if err != nil && certificateRejected(err) {
+			return nil, &Error{Code: CodeConnectionFailed, Detail: fmt.Sprintf("%s %s: the server's certificate did not verify (%v); not retried, since it will not verify on a retry either: trust its CA in the Client's HTTP (tls.Config RootCAs)", method, path, err), cause: err}
+		}
 		if err == nil && whole {
 			var read []byte
 			read, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
@@ -358,6 +363,16 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		case <-time.After(wait):
 		}
 	}
+}
+
+// certificateRejected is whether err is the server's certificate failing verification
+// (an unknown CA, another host's name, expired): a retry would fail the same way.
+func certificateRejected(err error) bool {
+	var verification *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	return errors.As(err, &verification) || errors.As(err, &unknown) || errors.As(err, &hostname) || errors.As(err, &invalid)
 }
 
 // nextDelay is the wait before retry n, or false when none is left or the wait would end

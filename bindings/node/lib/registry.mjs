@@ -337,6 +337,9 @@ export default function createRegistry(samekey) {
         } catch (e) {
           response = undefined;
           if (signal?.aborted) throw e;
+          if (CERTIFICATE_REJECTED.has(e?.cause?.code)) {
+            throw new RegistryError(CONNECTION_FAILED, `${method} ${path}: the server's certificate did not verify (${e.cause.message}); not retried, since it will not verify on a retry either: trust its CA (NODE_EXTRA_CA_CERTS, or the fetch you pass)`, { cause: e });
+          }
           if (payload && !payload.rewindable && !payload.unread()) {
             throw new RegistryError(NOT_REWINDABLE, `${method} ${path} failed after the stream was partly sent (${e.message}); pass a function that opens it anew to have it retried`, { cause: e });
           }
@@ -359,6 +362,17 @@ export default function createRegistry(samekey) {
 
   return { Registry, RegistryError };
 }
+
+// The server's certificate failed verification (OpenSSL's codes, as Node names them): a
+// retry would fail the same way.
+const CERTIFICATE_REJECTED = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE', 'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY', 'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID', 'CERT_HAS_EXPIRED', 'ERROR_IN_CERT_NOT_BEFORE_FIELD', 'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'CERT_CHAIN_TOO_LONG', 'CERT_REVOKED', 'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'CERT_UNTRUSTED', 'CERT_REJECTED', 'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 function revisionPath(key) {
   return `/v1/revisions/${encodeURIComponent(key).replaceAll('%3A', ':')}`;

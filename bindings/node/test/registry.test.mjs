@@ -144,6 +144,24 @@ test("the README's example runs twice and creates nothing the second time", asyn
   assert.ok(example.includes(blocks[0][1]), 'the README block is not a part of examples/registry.mjs: copy the code');
 });
 
+test('a certificate that does not verify fails the first attempt, not retried', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'samekey-tls-'));
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const bin = process.env.SAMEKEY_BIN ?? join(repo, 'target', 'debug', 'samekey');
+  const tls = await start('listening on ', bin, ['serve', '--database', `sqlite:${join(dir, 'r.db')}`, '--listen', '127.0.0.1:0',
+    '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')]);
+  const patient = { maxRetries: 3, initialDelayMs: 1000, maxDelayMs: 1000, deadlineMs: 20000 };
+  const started = Date.now();
+  await assert.rejects(new Registry(tls.replace('127.0.0.1', 'localhost'), { retry: patient }).register({ rows: 3 }), (e) => {
+    assert.ok(e instanceof RegistryError && e.code === 'connection_failed', String(e));
+    assert.match(e.message, /certificate did not verify.*not retried/);
+    return true;
+  });
+  assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms: retried`);
+});
+
 test('a file larger than the process may hold is sent in bounded memory, hashed while sent or first', async () => {
   const FILE_MIB = 384;
   const dir = mkdtempSync(join(tmpdir(), 'samekey-memory-'));

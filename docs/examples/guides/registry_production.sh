@@ -18,7 +18,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -s
 
 # As many of these as you like, on as many hosts, on the one database and bucket.
 samekey serve --listen 0.0.0.0:0 --token-file "$dir/write-tokens" --read-token-file "$dir/read-tokens" \
-  --tls-cert "$dir/cert.pem" --tls-key "$dir/key.pem" > "$dir/stdout" 2> "$dir/log" &
+  --tls-cert "$dir/cert.pem" --tls-key "$dir/key.pem" --cors-origin https://app.example.com \
+  > "$dir/stdout" 2> "$dir/log" &
 until line=$(grep -m1 '^listening on ' "$dir/stdout"); do sleep 0.1; done
 url="https://localhost:${line##*:}"
 write=(-H 'authorization: Bearer write-token-change-me')
