@@ -27,6 +27,7 @@ packages=(
   file jq sqlite3 openssl curl    # artifact checks, bench-batch; the registry guides (backup, certificate, requests)
   musl-tools                      # musl-gcc: the JAR's musl library loaded by musl's loader
   rpm                             # rpmbuild: the PostgreSQL extension's RPM per major
+  systemd                         # systemd-analyze: the registry guide's unit, verified
 )
 
 if [ "${1:-}" = --list ]; then

@@ -5,6 +5,7 @@ import io.github.samekey.Scheme
 import io.github.samekey.canonicalJson
 import io.github.samekey.samekeyVersion
 import java.io.IOException
+import java.security.cert.CertificateException
 import java.io.InputStream
 import java.net.URI
 import java.net.URLEncoder
@@ -152,6 +153,9 @@ public class Registry @JvmOverloads constructor(
             val response: HttpResponse<T>? = try {
                 http.send(request(), handler)
             } catch (e: IOException) {
+                if (generateSequence<Throwable>(e) { it.cause }.take(16).any { it is CertificateException }) {
+                    throw RegistryException(RegistryException.CONNECTION_FAILED, "the server's certificate did not verify (${e.message}); not retried, since it will not verify on a retry either: trust its CA in the HttpClient you pass (its SSLContext)", cause = e)
+                }
                 if (payload != null && !payload.unread()) {
                     throw RegistryException(RegistryException.NOT_REWINDABLE, "the request failed after the stream was partly sent (${e.message}); register a file or a Supplier that opens the stream anew to have it retried", cause = e)
                 }

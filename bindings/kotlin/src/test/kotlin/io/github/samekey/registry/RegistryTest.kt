@@ -189,6 +189,24 @@ class RegistryTest {
     private fun hex(s: String) = ByteArray(s.length / 2) { s.substring(2 * it, 2 * it + 2).toInt(16).toByte() }
 
     @Test
+    fun `a certificate that does not verify fails the first attempt, not retried`() {
+        val dir = Files.createTempDirectory("samekey-jvm-tls")
+        val (key, cert) = dir.resolve("key.pem").toString() to dir.resolve("cert.pem").toString()
+        val openssl = ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", cert)
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+        assertEquals(0, openssl.waitFor())
+        val bin = System.getenv("SAMEKEY_BIN") ?: File(repo, "target/debug/samekey").path
+        val tls = start("listening on ", bin, "serve", "--database", "sqlite:${dir.resolve("r.db")}", "--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key)
+        val patient = Retry(3, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(20))
+        val started = System.nanoTime()
+        val e = assertThrows<RegistryException> { Registry(tls.replace("127.0.0.1", "localhost"), retry = patient).registerJson("""{"rows": 3}""") }
+        assertEquals("connection_failed", e.code)
+        assertTrue("certificate did not verify" in e.message!! && "not retried" in e.message!!, e.message)
+        assertTrue(System.nanoTime() - started < 1_000_000_000, "took ${(System.nanoTime() - started) / 1_000_000} ms: retried")
+    }
+
+    @Test
     fun faults() {
         val registry = Registry(proxy, retry = fast)
         for ((faults, want, created) in listOf(
