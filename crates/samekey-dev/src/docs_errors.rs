@@ -72,9 +72,13 @@ fn page(
          in Go, `SamekeyException.code` on the JVM (`getCode()` from Java), `Error::code()` in Rust, a SQLSTATE and \
          the code in the message in PostgreSQL, the `code` of the registry's RFC 9457 \
          problem details. The codes never change once released; messages are for people \
-         and may. Each meaning is the [specification's (§11)](spec.md#11-error-codes).\n\n\
-         | code | meaning | what to do |\n|---|---|---|\n",
+         and may. Each meaning is the [specification's (§11)](spec.md#11-error-codes). \
+         Each code has a section of its own (`errors.html#CODE` links to it, and the \
+         site's search finds it first).\n\n\
+         ## The core's codes\n\n",
     );
+    let index: Vec<String> = codes.iter().map(|c| format!("[`{c}`](#{c})")).collect();
+    out.push_str(&format!("{}\n", index.join(" · ")));
     for code in codes {
         let meaning = meanings.iter().find(|(c, _)| c == code).map(|(_, m)| m);
         let Some(meaning) = meaning else {
@@ -86,8 +90,8 @@ fn page(
             continue;
         };
         out.push_str(&format!(
-            "| <a id=\"{code}\"></a>`{code}` | {meaning} | {} |\n",
-            what.replace('|', "\\|")
+            "\n### `{code}` {{#{code}}}\n\n**When:** {}.\n\n{what}\n",
+            meaning.replace("\\|", "|")
         ));
     }
     if problems.is_empty() {
@@ -127,8 +131,8 @@ mod tests {
             &advice(&[("a", "do a"), ("b", "x|y")]),
         )
         .unwrap();
-        assert!(page.contains("| <a id=\"a\"></a>`a` | the a | do a |\n"));
-        assert!(page.contains("| x\\|y |"));
+        assert!(page.contains("\n### `a` {#a}\n\n**When:** the a.\n\ndo a\n"));
+        assert!(page.contains("[`a`](#a) · [`b`](#b)\n"));
         let missing = super::page(&["a", "b"], &meanings, &advice(&[("a", "do a")])).unwrap_err();
         assert!(missing.contains("`b` has no entry"), "{missing}");
         let extra =

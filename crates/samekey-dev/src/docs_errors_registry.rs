@@ -103,26 +103,29 @@ fn page(rows: &[(String, String, String)], advice: &BTreeMap<String, String>) ->
          whose `code` is one of the core's above (data it cannot canonicalise, a key it \
          cannot read) or one of its own, from [its README](https://github.com/samekey/samekey/blob/main/crates/samekey-registry/README.md#errors). \
          A 503 and a 500 can be retried as they are: a registration is keyed by its \
-         content, so a retry creates nothing twice.\n\n\
-         | status | code | when |\n|---|---|---|\n",
+         content, so a retry creates nothing twice.\n\n",
     );
+    let index: Vec<String> = rows
+        .iter()
+        .map(|(_, c, _)| format!("[`{c}`](#{c})"))
+        .collect();
+    out.push_str(&format!("{}\n", index.join(" · ")));
     for (status, code, when) in rows {
         out.push_str(&format!(
-            "| {status} | <a id=\"{code}\"></a>`{code}` | {when} |\n"
+            "\n### `{code}` ({status}) {{#{code}}}\n\n**When:** {}.\n",
+            when.replace("\\|", "|")
         ));
     }
     out.push_str(
         "\n## The registry clients' codes\n\n\
          The registry clients (Python `samekey.registry`, TypeScript `samekey/registry`, \
          Go `registry`, the JVM's `RegistryException`) raise the registry's codes as the \
-         registry sent them, and these of their own for what no answer of the registry names.\n\n\
-         | code | what to do |\n|---|---|\n",
+         registry sent them, and these of their own for what no answer of the registry names.\n\n",
     );
+    let index: Vec<String> = advice.keys().map(|c| format!("[`{c}`](#{c})")).collect();
+    out.push_str(&format!("{}\n", index.join(" · ")));
     for (code, what) in advice {
-        out.push_str(&format!(
-            "| <a id=\"{code}\"></a>`{code}` | {} |\n",
-            what.replace('|', "\\|")
-        ));
+        out.push_str(&format!("\n### `{code}` {{#{code}}}\n\n{what}\n"));
     }
     out
 }
