@@ -91,6 +91,11 @@ def install_lines() -> list[str]:
     gradle = (install / "gradle.kts").read_text().strip()
     if gradle != f'implementation("{coordinates}")':
         faults.append(f"gradle.kts says {gradle}, the Maven dependency is {coordinates}")
+    # The SQL tab names the major whose package its line downloads.
+    major = re.search(r"postgresql-(\d+)-samekey_", (install / "postgres.sh").read_text())[1]
+    sql_tab = (REPO / "docs/src/install.md").read_text().split('data-sk-key="sql"', 1)[1].split("</div>", 1)[0]
+    if f"PostgreSQL {major} " not in sql_tab:
+        faults.append(f"install.md's SQL tab does not say PostgreSQL {major}, whose package postgres.sh installs")
     crate = re.search(r'^name = "([^"]+)"', (REPO / "crates" / "samekey" / "Cargo.toml").read_text(), re.M)[1]
     if (install / "rust.sh").read_text().split() != ["cargo", "add", crate]:
         faults.append(f"rust.sh does not add the core's crate {crate}")
