@@ -16,17 +16,24 @@ Code keeps its tabs. mdBook's book.js has highlight.js replace each tab with fou
 so the copy button gave a reader Go that gofmt rewrites; the tabs stay, shown four wide
 (theme/tabs.css).
 
+A short inline code stays on one line. A browser breaks a line after any hyphen, so a
+flag such as `--read-token-file` broke at a hyphen on a phone and read as two words;
+inline code of at most NOWRAP_CHARS characters gets the class sk-nowrap (theme/site.css), and
+longer code (URLs, commands) still wraps.
+
     docs/scripts/postbuild.py site target/docs     (after mdBook)
     docs/scripts/postbuild.py api target/docs      (after the API references)
 """
 from __future__ import annotations
 
+import html
 import os
 import pathlib
 import re
 import sys
 
 MAX_DEPTH = 8
+NOWRAP_CHARS = 32
 
 SCRIPT = """<script>
         // The site's root, wherever it is served (docs/scripts/postbuild.py).
@@ -68,6 +75,25 @@ def base_404(site: pathlib.Path) -> str:
     return f"404.html finds its root (the directory of {marker[0]}; else {base[1]})"
 
 
+def short_code_nowrap(site: pathlib.Path) -> str:
+    # mdBook writes inline code as a bare <code>; blocks are <pre><code class="language-…">.
+    inline = re.compile(r"<code>([^<]*)</code>")
+
+    def keep(m: re.Match) -> str:
+        return f'<code class="sk-nowrap">{m[1]}</code>' if len(html.unescape(m[1])) <= NOWRAP_CHARS else m[0]
+
+    count = 0
+    for page in site.rglob("*.html"):
+        if page.relative_to(site).parts[0] == "api":
+            continue
+        text = page.read_text()
+        kept = inline.sub(keep, text)
+        if kept != text:
+            page.write_text(kept)
+            count += kept.count('class="sk-nowrap"') - text.count('class="sk-nowrap"')
+    return f"{count} short inline codes kept on one line"
+
+
 # Fixed in a corner: no generator's layout moves for it.
 SITE_LINK = ('<a class="sk-site-link" href="{href}" style="position:fixed;right:12px;bottom:12px;z-index:1000;'
              'padding:6px 10px;border-radius:6px;background:#1f6feb;color:#fff;font:600 14px/1.2 system-ui,sans-serif;'
@@ -92,7 +118,7 @@ def api_links(site: pathlib.Path) -> str:
 if __name__ == "__main__":
     what, site = sys.argv[1], pathlib.Path(sys.argv[2])
     if what == "site":
-        print(f"postbuild: {base_404(site)}; {keep_tabs(site)}")
+        print(f"postbuild: {base_404(site)}; {keep_tabs(site)}; {short_code_nowrap(site)}")
     elif what == "api":
         print(f"postbuild: {api_links(site)}")
     else:

@@ -5,7 +5,9 @@
 // registries by the dist tests; the examples, run by test_examples.py); the Install
 // page's tab of that language, its first line the same; nothing wider than the screen;
 // axe-core clean at 390 px; each Python session (pycon) copied as a program, without its
-// prompts. Then 404.html served under other base paths, as GitHub Pages
+// prompts; every page at 390 px with no short inline code (a flag) broken over two lines;
+// each of mdBook's five themes clean under axe-core, contrast included. Then 404.html
+// served under other base paths, as GitHub Pages
 // serves it for any missing path: its styles load and its links lead into the site.
 //
 //   node scripts/test_newcomer.mjs   (after `just docs`)
@@ -134,6 +136,51 @@ async function axeClean(server, name, tabs, width) {
   await page.close();
 }
 
+// At a phone's width, every page: no short inline code (a flag, a code) broken over two
+// lines, and nothing wider than the screen.
+async function shortCodesWhole(server, width) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 844 });
+  const pages = ['index.html', 'install.html', ...['guides', 'reference'].flatMap((dir) =>
+    fs.readdirSync(path.join(src, dir)).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f.replace(/\.md$/, '.html')}`))];
+  let codes = 0;
+  for (const name of pages) {
+    await page.goto(`${server.url}/${name}`, { waitUntil: 'networkidle' });
+    const seen = await page.evaluate(() => ({
+      broken: [...document.querySelectorAll(':not(pre) > code')].filter((c) => c.textContent.length <= 32)
+        .filter((c) => c.getClientRects().length > 1).map((c) => c.textContent),
+      count: [...document.querySelectorAll(':not(pre) > code')].filter((c) => c.textContent.length <= 32).length,
+      wide: document.scrollingElement.scrollWidth - window.innerWidth,
+    }));
+    assert.deepEqual(seen.broken, [], `${name} at ${width} px: inline code broken over two lines`);
+    assert.ok(seen.wide <= 0, `${name} at ${width} px: ${seen.wide} px wider than the screen`);
+    codes += seen.count;
+  }
+  await page.close();
+  return `${pages.length} pages at ${width} px: none of their ${codes} short inline codes breaks over two lines, none is wider than the screen`;
+}
+
+// Each of mdBook's themes (picked by the reader, or by the system's dark mode: navy)
+// clean under axe-core, colour contrast included.
+async function themesClean(server) {
+  const themes = ['light', 'rust', 'coal', 'navy', 'ayu'];
+  for (const theme of themes) {
+    const page = await context.newPage();
+    await page.addInitScript((t) => localStorage.setItem('mdbook-theme', t), theme);
+    for (const name of ['index.html', 'install.html', 'guides/registry.html', 'reference/errors.html', 'reference/http-api.html']) {
+      await page.goto(`${server.url}/${name}`, { waitUntil: 'networkidle' });
+      assert.ok(await page.evaluate((t) => document.documentElement.classList.contains(t), theme), `${name}: theme ${theme} not applied`);
+      await page.addScriptTag({ path: path.join(repo, 'docs/node_modules/axe-core/axe.min.js') });
+      const { violations } = await page.evaluate(() => window.axe.run());
+      const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? ''}`).join('; ')})`);
+      assert.deepEqual(serious, [], `axe-core, theme ${theme}, ${name}`);
+    }
+    await page.close();
+  }
+  return `axe-core finds no serious or critical violation in any of the ${themes.length} themes (${themes.join(', ')})`;
+}
+
 // 404.html under a base path: its styles and scripts load from the site, which lays out
 // its menu bar, and index.html resolves inside the site.
 async function notFound(base) {
@@ -162,6 +209,8 @@ try {
   await walk(1280);
   await walk(390);
   const server = await serve();
+  check(await shortCodesWhole(server, 390));
+  check(await themesClean(server));
   check(`${await sessionsCopy(server)} Python sessions of the guides copy as programs Python parses, without prompts or results`);
   server.close();
   for (const base of ['/', '/samekey/', '/docs/v2/']) await notFound(base);
