@@ -127,6 +127,29 @@ def test_a_server_slower_than_the_deadline_fails_in_time_and_the_write_is_found_
     assert not register(kind, proxy_server.url, data).created
 
 
+@both
+def test_an_answer_cut_after_the_commit_is_retried_and_finds_the_revision(kind: str, proxy_server: Server, proxy: Proxy) -> None:
+    proxy.faults({"kind": "cut_answer", "after": 10, "method": "POST"})
+    rev = register(kind, proxy_server.url, payload())
+    assert not rev.created  # the cut attempt created it; the retry found it
+    assert [(e["method"], e["status"]) for e in proxy.log()] == [("POST", 201), ("POST", 200)]
+
+
+@both
+def test_an_answer_that_trickles_in_stops_at_the_deadline(kind: str, proxy_server: Server, proxy: Proxy) -> None:
+    # A byte every 0.3 s never trips a per-read timeout (2 s here); the call's deadline holds.
+    data = payload()
+    proxy.faults(*[{"kind": "trickle", "interval": 0.3, "method": "POST"}] * 4)
+    start = time.monotonic()
+    with pytest.raises(RegistryError) as e:
+        register(kind, proxy_server.url, data, retry=Retry(max_retries=3, initial_delay=0.05, deadline=6), timeout=2)
+    took = time.monotonic() - start
+    assert e.value.code == "deadline_exceeded", e.value
+    assert 5.5 < took < 7.5, f"{took:.1f} s for a 6 s deadline"
+    proxy.reset()
+    assert not register(kind, proxy_server.url, data).created  # its write committed before the trickle
+
+
 def test_a_stream_that_cannot_seek_is_not_sent_twice(proxy_server: Server, proxy: Proxy) -> None:
     class Pipe(io.RawIOBase):
         def __init__(self, data: bytes) -> None:

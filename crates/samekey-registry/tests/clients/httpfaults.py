@@ -16,7 +16,9 @@ of its own, except those to the control paths, which any test reaches with plain
   itself, forwarding nothing (``code`` ``database_unavailable`` unless given);
   ``{"kind": "delay", "seconds": S}`` holds the registry's answer for S seconds;
   ``{"kind": "cut_answer", "after": N}`` lets the registry answer (and commit), sends the
-  client the answer's head and N bytes of its body, then closes (an answer cut mid-way).
+  client the answer's head and N bytes of its body, then closes (an answer cut mid-way);
+  ``{"kind": "trickle", "interval": S}`` lets the registry answer, then sends the client
+  the answer one byte every S seconds (an answer that never trips a per-read timeout).
 - ``GET /__log`` answers every request seen so far (method, path, body bytes the client
   sent, whether it reached the registry, the status the client got or null, the fault),
   and ``POST /__reset`` clears the log and the queue.
@@ -162,6 +164,14 @@ async def exchange(
         if kind == "cut_answer":
             writer.write(response + response_body[: int(fault.get("after", 0))])
             await writer.drain()
+            entry["status"] = int(status_line.split(" ")[1])
+            return False
+        if kind == "trickle":
+            whole = response + response_body
+            for i in range(len(whole)):
+                writer.write(whole[i : i + 1])
+                await writer.drain()
+                await asyncio.sleep(float(fault.get("interval", 0.3)))
             entry["status"] = int(status_line.split(" ")[1])
             return False
         if kind == "delay":

@@ -11,7 +11,7 @@ import httpx
 import samekey
 from samekey._types import JsonValue
 from samekey import KeyRing
-from samekey.registry import _payload
+from samekey.registry import _deadline, _payload
 from samekey.registry._common import (
     Settings,
     answer,
@@ -80,7 +80,8 @@ class AsyncRegistry:
     ) -> None:
         self._s = Settings.make(base_url, token, ring, retry, skip_upload_above)
         self._own = client is None
-        self._client = client or httpx.AsyncClient(timeout=timeout)
+        self._client = client or httpx.AsyncClient(timeout=timeout, transport=_deadline.async_transport())
+        self._timeout = timeout
 
     @property
     def ring(self) -> KeyRing:
@@ -152,7 +153,8 @@ class AsyncRegistry:
             headers = headers_for(self._s, payload, content)
             request = self._client.build_request(method, self._s.base_url + path, params=params or None, headers=headers, content=content)
             try:
-                response = await self._client.send(request, stream=stream)
+                with _deadline.attempt(schedule.start + self._s.retry.deadline, self._timeout):
+                    response = await self._client.send(request, stream=stream)
             except httpx.TransportError as e:
                 await asyncio.sleep(delay_after_failure(schedule, payload, method, path, e))
                 continue

@@ -11,7 +11,7 @@ import httpx
 import samekey
 from samekey._types import JsonValue
 from samekey import KeyRing
-from samekey.registry import _payload
+from samekey.registry import _deadline, _payload
 from samekey.registry._common import (
     Settings,
     answer,
@@ -88,7 +88,8 @@ class Registry:
     ) -> None:
         self._s = Settings.make(base_url, token, ring, retry, skip_upload_above)
         self._own = client is None
-        self._client = client or httpx.Client(timeout=timeout)
+        self._client = client or httpx.Client(timeout=timeout, transport=_deadline.transport())
+        self._timeout = timeout
 
     @property
     def ring(self) -> KeyRing:
@@ -174,7 +175,8 @@ class Registry:
             headers = headers_for(self._s, payload, content)
             request = self._client.build_request(method, self._s.base_url + path, params=params or None, headers=headers, content=content)
             try:
-                response = self._client.send(request, stream=stream)
+                with _deadline.attempt(schedule.start + self._s.retry.deadline, self._timeout):
+                    response = self._client.send(request, stream=stream)
             except httpx.TransportError as e:
                 time.sleep(delay_after_failure(schedule, payload, method, path, e))
                 continue
