@@ -318,10 +318,11 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		if c.token != "" {
 			req.Header.Set("Authorization", "Bearer "+c.token)
 		}
-		resp, err := httpClient.Do(req)
-		if err != nil && certificateRejected(err) {
-			return nil, &Error{Code: CodeConnectionFailed, Detail: fmt.Sprintf("%s %s: the server's certificate did not verify (%v); not retried, since it will not verify on a retry either: trust its CA in the Client's HTTP (tls.Config RootCAs)", method, path, err), cause: err}
+		var answer *answerBound
+		if whole {
+			req, answer = bound(req, start.Add(policy.Deadline), headerTimeout(httpClient))
 		}
+		resp, err := httpClient.Do(req)
 		if err == nil && whole {
 			var read []byte
 			read, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
@@ -332,6 +333,12 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 				err = fmt.Errorf("the answer (%d) was cut off: %w", resp.StatusCode, err)
 				resp = nil
 			}
+		}
+		if answer != nil && answer.stop() && err != nil {
+			err = fmt.Errorf("the answer was still arriving at the deadline: %w", err)
+		}
+		if err != nil && certificateRejected(err) {
+			return nil, &Error{Code: CodeConnectionFailed, Detail: fmt.Sprintf("%s %s: the server's certificate did not verify (%v); not retried, since it will not verify on a retry either: trust its CA in the Client's HTTP (tls.Config RootCAs)", method, path, err), cause: err}
 		}
 		var asked time.Duration = -1
 		if err == nil {

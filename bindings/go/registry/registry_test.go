@@ -116,6 +116,23 @@ func sameData(t *testing.T, url string) {
 			t.Fatalf("%s: %+v %v", name, found, err)
 		}
 	}
+	// Empty data, however given, is one revision of size 0.
+	empty := filepath.Join(t.TempDir(), "empty.bin")
+	os.WriteFile(empty, nil, 0o600)
+	emptyHash, _ := samekey.ContentHash(samekey.V1, nil)
+	wantEmpty, _ := samekey.RevisionKey(emptyHash, samekey.RevisionOptions{Parent: &root.Key})
+	for name, register := range map[string]func() (registry.Revision, error){
+		"empty bytes": func() (registry.Revision, error) { return c.RegisterBytes(ctx, []byte{}, root.Key) },
+		"empty file":  func() (registry.Revision, error) { return c.RegisterFile(ctx, empty, root.Key) },
+		"empty reader": func() (registry.Revision, error) {
+			return c.RegisterReader(ctx, plainReader{bytes.NewReader(nil)}, root.Key)
+		},
+	} {
+		rev, err := register()
+		if err != nil || rev.Key != wantEmpty || rev.Size != 0 {
+			t.Fatalf("%s: %+v %v", name, rev, err)
+		}
+	}
 	body, err := c.Data(ctx, first.Key)
 	if err != nil {
 		t.Fatal(err)
@@ -288,6 +305,22 @@ func faults(t *testing.T, url string, p proxy) {
 	p.reset(t)
 	if rev, err := register(c, slow); err != nil || rev.Created {
 		t.Fatalf("the slow write was not found: %+v %v", rev, err)
+	}
+
+	// An answer that trickles in a byte at a time: the deadline holds (no read times out).
+	trickled := random(t, 4096)
+	p.reset(t)
+	trickle := map[string]any{"kind": "trickle", "interval": 0.3, "method": "POST"}
+	p.faults(t, trickle, trickle, trickle, trickle)
+	patient := client(t, p.url)
+	patient.Retry = registry.Retry{MaxRetries: 3, InitialDelay: 50 * time.Millisecond, MaxDelay: time.Second, Deadline: 6 * time.Second, Statuses: []int{503}}
+	start = time.Now()
+	if _, err := register(patient, trickled); !errors.As(err, &e) || e.Code != registry.CodeDeadlineExceeded || time.Since(start) < 5500*time.Millisecond || time.Since(start) > 7500*time.Millisecond {
+		t.Fatalf("a trickling answer: %v after %v, want deadline_exceeded after 6 s", err, time.Since(start))
+	}
+	p.reset(t)
+	if rev, err := register(c, trickled); err != nil || rev.Created {
+		t.Fatalf("the trickled write was not found: %+v %v", rev, err)
 	}
 
 	// Every registration reported done is there with its bytes; one revision each.

@@ -129,6 +129,34 @@ test('a server slower than the deadline fails in time, and its write is found la
   assert.equal((await new Registry(proxyUrl).registerBytes(data)).created, false);
 });
 
+test('an answer that trickles in a byte at a time stops at the deadline', async () => {
+  const data = randomBytes(4096);
+  await control('/__reset', {});
+  const trickle = { kind: 'trickle', interval: 0.3, method: 'POST' };
+  await control('/__faults', [trickle, trickle, trickle, trickle]);
+  const client = new Registry(proxyUrl, { timeoutMs: 2000, retry: { maxRetries: 3, initialDelayMs: 50, deadlineMs: 6000 } });
+  const started = Date.now();
+  await assert.rejects(client.registerBytes(data), (e) => ['deadline_exceeded', 'connection_failed'].includes(e.code));
+  const took = Date.now() - started;
+  assert.ok(took > 5500 && took < 7500, `${took} ms for a 6 s deadline`);
+  await control('/__reset', {});
+  assert.equal((await new Registry(proxyUrl).registerBytes(data)).created, false);
+});
+
+test('an empty file, stream and byte array are one revision of size 0', async () => {
+  const { writeFileSync, createReadStream } = await import('node:fs');
+  const file = join(mkdtempSync(join(tmpdir(), 'samekey-empty-')), 'empty.bin');
+  writeFileSync(file, '');
+  const client = new Registry(url);
+  const want = samekey.revisionKey(samekey.contentHash(new Uint8Array(0)));
+  for (const register of [() => client.registerStream(() => createReadStream(file)), () => client.registerBytes(new Uint8Array(0)),
+    // skipUploadAbove -1: even an empty file is hashed first and looked up.
+    () => new Registry(url, { skipUploadAbove: -1 }).registerStream(() => createReadStream(file))]) {
+    const rev = await register();
+    assert.deepEqual([rev.key, rev.size], [want, 0]);
+  }
+});
+
 test("the README's example runs twice and creates nothing the second time", async () => {
   const { publish } = await import('../examples/registry.mjs');
   const file = join(mkdtempSync(join(tmpdir(), 'samekey-')), 'data.csv');
