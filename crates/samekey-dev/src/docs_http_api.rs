@@ -217,6 +217,9 @@ fn operation(
         ));
     }
     out.push('\n');
+    if let Some(example) = crate::docs_http_examples::example(method, path, op)? {
+        out.push_str(&example);
+    }
     Ok(())
 }
 

@@ -14,6 +14,7 @@ mod code_names;
 mod docs_errors;
 mod docs_errors_registry;
 mod docs_http_api;
+mod docs_http_examples;
 mod generated;
 mod go_errors;
 mod process;

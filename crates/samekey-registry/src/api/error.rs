@@ -6,9 +6,9 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-/// Where each problem type is described; `type` is this plus `#error-<code>`.
-pub const PROBLEM_TYPE_BASE: &str =
-    "https://github.com/samekey/samekey/blob/main/crates/samekey-registry/README.md";
+/// Where each problem type is described: the documentation site's error page, which has a
+/// section per code; `type` is this plus `#<code>`.
+pub const PROBLEM_TYPE_BASE: &str = "https://samekey.github.io/samekey/reference/errors.html";
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
@@ -251,7 +251,7 @@ impl IntoResponse for ApiError {
         let code = self.code();
         let title = ApiError::title(code);
         let problem = Problem {
-            type_: format!("{PROBLEM_TYPE_BASE}#error-{code}"),
+            type_: format!("{PROBLEM_TYPE_BASE}#{code}"),
             title: &title,
             status: status.as_u16(),
             detail: self.detail(),
@@ -334,12 +334,16 @@ mod tests {
         all
     }
 
-    /// Every problem `type` (`README.md#error-<code>`) lands on a row of the README's
-    /// table with the status the server sends: the table is where the documentation
-    /// site's error page reads the registry's codes from.
+    /// Every code has a row of the README's table with the status the server sends (the
+    /// documentation site's error page reads the registry's codes from it), and the page
+    /// its problem `type` names has a section for it.
     #[test]
     fn every_code_is_documented_with_its_status() {
         let readme = include_str!("../../README.md");
+        let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/src/reference/errors.md");
+        let page =
+            std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
         for e in one_of_each() {
             let (code, status) = (e.code(), e.status().as_u16());
             let anchor = format!("<a id=\"error-{code}\"></a>`{code}`");
@@ -350,6 +354,10 @@ mod tests {
             assert!(
                 row.starts_with(&format!("| {status} | ")),
                 "README.md documents `{code}` as {row:?}, the server sends {status}"
+            );
+            assert!(
+                page.contains(&format!("`{code}`")) && page.contains(&format!("{{#{code}}}")),
+                "docs/src/reference/errors.md has no section {{#{code}}}, which `type` names"
             );
         }
     }

@@ -380,11 +380,9 @@ pub fn problem(status: u16, headers: &axum::http::HeaderMap, body: &[u8]) -> (u1
         );
     }
     let code = p["code"].as_str().unwrap().to_string();
-    assert!(
-        p["type"]
-            .as_str()
-            .unwrap()
-            .ends_with(&format!("#error-{code}")),
+    assert_eq!(
+        p["type"].as_str().unwrap(),
+        format!("https://samekey.github.io/samekey/reference/errors.html#{code}"),
         "{p}"
     );
     (status, code)
