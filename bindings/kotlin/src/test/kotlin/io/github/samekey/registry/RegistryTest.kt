@@ -207,6 +207,21 @@ class RegistryTest {
     }
 
     @Test
+    fun `an answer that trickles in a byte at a time stops at the deadline`() {
+        control("/__reset", "{}")
+        control("/__faults", List(4) { """{"kind":"trickle","interval":0.3,"method":"POST"}""" }.joinToString(",", "[", "]"))
+        val data = random(4096)
+        val patient = Registry(proxy, retry = Retry(3, Duration.ofMillis(50), Duration.ofSeconds(1), Duration.ofSeconds(6)), timeout = Duration.ofSeconds(2))
+        val started = System.nanoTime()
+        val e = assertThrows<RegistryException> { patient.registerBytes(data) }
+        val took = (System.nanoTime() - started) / 1_000_000
+        assertTrue(e.code in setOf(RegistryException.DEADLINE_EXCEEDED, RegistryException.CONNECTION_FAILED), e.code)
+        assertTrue(took in 5500..7500, "$took ms for a 6 s deadline")
+        control("/__reset", "{}")
+        assertFalse(Registry(proxy).registerBytes(data).created)
+    }
+
+    @Test
     fun faults() {
         val registry = Registry(proxy, retry = fast)
         for ((faults, want, created) in listOf(
