@@ -194,20 +194,23 @@ export default function createRegistry(samekey) {
       return this.#ring;
     }
 
+    // Every method is async: input refused here (samekey's SamekeyError, the core's code)
+    // rejects the promise like a failed request, instead of throwing where it is called.
+
     /** Registers a JSON value (its key is its canonical form's). */
-    register(value, { parent = null, signal } = {}) {
+    async register(value, { parent = null, signal } = {}) {
       const canonical = new TextEncoder().encode(canonicalJson(value));
       return this.#register(memory(this.#ring, JSON_TYPE, canonical, JSON.stringify(value)), parent, signal);
     }
 
     /** Registers JSON text, sent as written: any spelling of the same JSON is the same revision. */
-    registerJson(text, { parent = null, signal } = {}) {
+    async registerJson(text, { parent = null, signal } = {}) {
       const canonical = new TextEncoder().encode(canonicalJsonText(text));
       return this.#register(memory(this.#ring, JSON_TYPE, canonical, text), parent, signal);
     }
 
     /** Registers bytes (application/octet-stream). */
-    registerBytes(data, { parent = null, signal } = {}) {
+    async registerBytes(data, { parent = null, signal } = {}) {
       if (!(data instanceof Uint8Array)) throw new TypeError('registerBytes takes a Uint8Array');
       return this.#register(memory(this.#ring, BYTES_TYPE, data), parent, signal);
     }

@@ -129,6 +129,21 @@ test('a server slower than the deadline fails in time, and its write is found la
   assert.equal((await new Registry(proxyUrl).registerBytes(data)).created, false);
 });
 
+test('input samekey refuses throws its own error, and nothing is sent', async () => {
+  // No registry on port 9: a request would fail with connection_failed.
+  const client = new Registry('http://127.0.0.1:9', { retry: { maxRetries: 0 } });
+  for (const [call, code] of [
+    [() => client.registerJson('{"a": 1, "a": 2}'), 'duplicate_key'],
+    [() => client.register({ a: '\ud800' }), 'invalid_string'],
+    [() => client.registerJson('{"a": 1e400}'), 'number_out_of_range'],
+  ]) {
+    await assert.rejects(call(), (e) => {
+      assert.deepEqual([e instanceof samekey.SamekeyError, e instanceof RegistryError, e.code], [true, false, code]);
+      return true;
+    });
+  }
+});
+
 test('an answer that trickles in a byte at a time stops at the deadline', async () => {
   const data = randomBytes(4096);
   await control('/__reset', {});

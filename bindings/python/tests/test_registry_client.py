@@ -15,7 +15,7 @@ import pytest
 import samekey
 from registry_harness import Proxy, Server, proxy, proxy_server, registry, start_registry  # noqa: F401 (fixtures)
 from samekey import KeyRing
-from samekey.registry import AsyncRegistry, KeyMismatchError, Registry, RegistryError
+from samekey.registry import AsyncRegistry, KeyMismatchError, Registry, RegistryError, Retry
 
 
 def unique() -> str:
@@ -88,6 +88,29 @@ def test_failures_carry_the_problem_code_and_status(registry: Server) -> None:
     with pytest.raises(samekey.SamekeyError) as bad:
         Registry(registry.url).register({"a": float("nan")})
     assert bad.value.code == "number_out_of_range"
+
+
+def test_input_samekey_refuses_raises_its_own_error_and_sends_nothing() -> None:
+    # No registry on port 9: a request would fail with connection_failed.
+    refused: list[tuple[Callable[[Any], Any], str]] = [
+        (lambda c: c.register_json('{"a": 1, "a": 2}'), "duplicate_key"),
+        (lambda c: c.register({"a": "\ud800"}), "invalid_string"),
+        (lambda c: c.register_json('{"a": 1e400}'), "number_out_of_range"),
+    ]
+    with Registry("http://127.0.0.1:9", retry=Retry(max_retries=0)) as client:
+        for call, code in refused:
+            with pytest.raises(samekey.SamekeyError) as e:
+                call(client)
+            assert (e.value.code, isinstance(e.value, RegistryError)) == (code, False)
+
+    async def run() -> None:
+        async with AsyncRegistry("http://127.0.0.1:9", retry=Retry(max_retries=0)) as client:
+            for call, code in refused:
+                with pytest.raises(samekey.SamekeyError) as e:
+                    await call(client)
+                assert (e.value.code, isinstance(e.value, RegistryError)) == (code, False)
+
+    asyncio.run(run())
 
 
 def test_a_token_is_sent_and_a_missing_one_is_unauthorized(tmp_path: Path) -> None:

@@ -222,6 +222,21 @@ class RegistryTest {
     }
 
     @Test
+    fun `input samekey refuses throws its own exception, and nothing is sent`() {
+        // No registry on port 9: a request would fail with connection_failed.
+        val registry = Registry("http://127.0.0.1:9", retry = Retry(0, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofSeconds(1)))
+        for ((text, code) in listOf(
+            """{"a": 1, "a": 2}""" to "duplicate_key",
+            """{"a": 1e400}""" to "number_out_of_range",
+            "{\"a\": \"\\ud800\"}" to "invalid_json",
+            "\"\uD800\"" to "invalid_string",
+        )) {
+            val e = assertThrows<SamekeyException> { registry.registerJson(text) }
+            assertEquals(code to false, e.code to (e is RegistryException), text)
+        }
+    }
+
+    @Test
     fun faults() {
         val registry = Registry(proxy, retry = fast)
         for ((faults, want, created) in listOf(
