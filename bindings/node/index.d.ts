@@ -1,6 +1,8 @@
 /**
  * samekey: deterministic ULIDs, content hashes and revision keys that are identical,
  * byte for byte, in every language samekey supports. Rules: spec/samekey.md.
+ *
+ * @module samekey
  */
 
 /** A scheme name: `'v1'` (SHA-256), `'v2'` (BLAKE3), `'v0'` (legacy ULIDs only). */

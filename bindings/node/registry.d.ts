@@ -1,3 +1,10 @@
+/**
+ * The registry client (`samekey/registry`, and `samekey-wasm/registry` in browsers):
+ * registers data with a samekey registry, deriving each key itself, retrying what may be
+ * retried, streaming files in bounded memory.
+ *
+ * @module samekey/registry
+ */
 import type { JsonValue, KeyRing, Scheme } from './index';
 
 /** When a request is tried again (every field optional in `RegistryOptions.retry`). */

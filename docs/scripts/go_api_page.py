@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The Go package's API reference as one static page: `go doc -all` of bindings/go (the
-text pkg.go.dev renders), in a page of the site's own, since pkgsite serves but does not
-write files.
+"""The Go packages' API reference as one static page: `go doc -all` of bindings/go and of
+its registry client, bindings/go/registry (the text pkg.go.dev renders), in a page of the
+site's own, since pkgsite serves but does not write files.
 
     docs/scripts/go_api_page.py OUT.html
 """
@@ -28,8 +28,9 @@ pre {{ font-size: 0.9rem; white-space: pre-wrap; }}
 <body>
 <main>
 <h1>samekey for Go</h1>
-<p><code>go get github.com/samekey/samekey/bindings/go</code>: the package's documentation
-as <code>go doc -all</code> prints it (go {version}). <a href="../../index.html">The samekey site</a>.</p>
+<p><code>go get github.com/samekey/samekey/bindings/go</code>: the package's documentation,
+then its registry client's (<code>bindings/go/registry</code>), as <code>go doc -all</code>
+prints them (go {version}). <a href="../../index.html">The samekey site</a>.</p>
 <pre>{doc}</pre>
 </main>
 </body>
@@ -39,8 +40,10 @@ as <code>go doc -all</code> prints it (go {version}). <a href="../../index.html"
 
 def main(out: str) -> None:
     # `go doc` reads the sources only: no cgo build, so no static library is needed.
-    doc = subprocess.run(["go", "doc", "-all", "."], cwd=REPO / "bindings" / "go",
-                         check=True, capture_output=True, text=True).stdout
+    doc = "".join(
+        subprocess.run(["go", "doc", "-all", package], cwd=REPO / "bindings" / "go",
+                       check=True, capture_output=True, text=True).stdout + "\n"
+        for package in (".", "./registry"))
     version = subprocess.run(["go", "env", "GOVERSION"], check=True, capture_output=True, text=True).stdout.strip()
     path = pathlib.Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)

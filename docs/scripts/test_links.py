@@ -25,8 +25,11 @@ SITE_URL = "/samekey/"  # book.toml's site-url: where the site is served, for ab
 API = {
     "rust": ("api/rust/samekey/index.html", "derive_ulid"),
     "python": ("api/python/samekey.html", "derive_ulid"),
-    "typescript": ("api/typescript/index.html", "deriveUlid"),
+    "python registry": ("api/python/samekey/registry.html", "register_file"),
+    "typescript": ("api/typescript/modules/samekey.html", "deriveUlid"),
+    "typescript registry": ("api/typescript/classes/samekey_registry.Registry.html", "registerStream"),
     "go": ("api/go/index.html", "DeriveULID"),
+    "go registry": ("api/go/index.html", "RegisterFile"),
     "kotlin": ("api/kotlin/index.html", "samekey"),
     # DocC's pages are one script that renders its JSON: the id function is in the data.
     "swift": ("api/swift/data/documentation/samekey/ulid.json", "deriving"),
