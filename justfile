@@ -96,6 +96,7 @@ test: (step "setup") setup \
     (step "test-rust") test-rust \
     (step "registry::test") registry::test \
     (step "registry::test-faults") registry::test-faults \
+    (step "dist-crates") dist-crates \
     (step "test-examples") test-examples \
     (step "python::test") python::test \
     (step "registry::test-clients") registry::test-clients \
@@ -221,10 +222,16 @@ dist: python::dist node::dist dist-crates cli::dist go::dist jvm::dist swift::di
 # depends on come from a local overlay registry, in dependency order). cargo reuses a
 # copy of an overlay crate it extracted before when the version is the same, so copies
 # left by an earlier run go first: otherwise a crate is verified against old sources.
+# A packaged crate is built as a workspace of its own, without this workspace's
+# [profile.dev]: the same settings given as environment (Cargo.toml's, repeated here) let
+# the verification reuse what the tests compiled instead of building every dependency
+# again (3 minutes of CI's).
 [doc("The crates for crates.io, each verified from its package")]
 dist-crates:
     rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/samekey*-[0-9]*
-    cargo package --locked -p samekey -p samekey-vectors -p samekey-registry -p samekey-cli
+    CARGO_PROFILE_DEV_DEBUG=line-tables-only CARGO_PROFILE_DEV_PACKAGE_SHA2_OPT_LEVEL=3 \
+      CARGO_PROFILE_DEV_PACKAGE_BLAKE3_OPT_LEVEL=3 CARGO_PROFILE_DEV_PACKAGE_SAMEKEY_OPT_LEVEL=1 \
+      cargo package --locked -p samekey -p samekey-vectors -p samekey-registry -p samekey-cli
     mkdir -p target/dist/crates && cp target/package/*.crate target/dist/crates/
 
 # The whole release matrix, built and installed from local registries where it can run here.
@@ -236,8 +243,8 @@ test-dist: dist check-dist registry::test-heavy jvm::test-spark postgres::test-m
 # linux-x64 npm packages (gnu, musl), checked as check-dist says but the wheel installed
 # into this machine's Python (test-dist installs it on bullseye's glibc 2.31, in a root
 # whose CPython build took 8 of CI's minutes); samekey-wasm bundled by esbuild (ESM, IIFE
-# and the inline entry), Rollup and Parcel in Chromium, and run by Deno and Bun; the crates
-# packaged and verified.
+# and the inline entry), Rollup and Parcel in Chromium, and run by Deno and Bun. (`test`
+# packages and verifies the crates after the Rust tests, whose builds the verification reuses.)
 [doc("What CI runs of test-dist: a wheel per OS, linux-x64 npm, esbuild, crates")]
 test-dist-fast:
     rm -rf target/dist/python target/dist/npm
@@ -247,7 +254,6 @@ test-dist-fast:
     just node::check-dist
     just wasm::test-bundlers esbuild esbuild-iife esbuild-inline rollup-inline parcel
     just wasm::test-runtimes
-    just dist-crates
 
 # The Python and npm artifacts in target/dist, installed as users would: from pypiserver
 # into a Debian bullseye root (glibc 2.31) and, for aarch64, under qemu-user; the sdist
