@@ -245,7 +245,7 @@ test-dist: dist check-dist registry::test-heavy jvm::test-spark postgres::test-m
 # whose CPython build took 8 of CI's minutes); samekey-wasm bundled by esbuild (ESM, IIFE
 # and the inline entry), Rollup and Parcel in Chromium, and run by Deno and Bun. (`test`
 # packages and verifies the crates after the Rust tests, whose builds the verification reuses.)
-[doc("What CI runs of test-dist: a wheel per OS, linux-x64 npm, esbuild, crates")]
+[doc("What CI runs of test-dist: a wheel per OS, linux-x64 npm, esbuild")]
 test-dist-fast:
     rm -rf target/dist/python target/dist/npm
     just python::dist x86_64-unknown-linux-gnu aarch64-apple-darwin
