@@ -26,7 +26,11 @@ trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
 # Go and the C compilers only: nothing of ~/.cargo.
 export PATH="$(dirname "$(command -v go)"):/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 ! command -v cargo >/dev/null && ! command -v rustc >/dev/null || { echo "cargo is still on PATH"; exit 1; }
-export GOPATH="$work/gopath" GOCACHE="$work/gocache" GOTOOLCHAIN=local GOFLAGS=-mod=mod
+# A fresh GOPATH: the module comes from the proxy, not from a module cache. The build cache
+# stays the machine's: it is keyed by the content of every input (sources, flags, the C
+# compiler), so it cannot hand back another build's result, and a fresh one compiled the
+# standard library again for each build here (minutes of every CI run).
+export GOPATH="$work/gopath" GOTOOLCHAIN=local GOFLAGS=-mod=mod
 export GOPROXY="file://$proxy" GONOSUMDB=github.com/samekey
 export SAMEKEY_VECTORS="$vectors"
 
