@@ -87,7 +87,7 @@ test: (step "setup") setup \
     (step "go::test") go::test \
     (step "go::test-dist") go::test-dist \
     (step "jvm::test") jvm::test \
-    (step "swift::test") swift::test (prune ".swiftroot") \
+    (step "swift::test") swift::test \
     (step "python::test-sdist") python::test-sdist \
     (step "test-dist-fast") test-dist-fast \
     (step "node::test-pack") node::test-pack \
@@ -112,7 +112,7 @@ step name:
 
 # With SAMEKEY_PRUNE set (CI's fresh clone: .ci/run), a scratch tree that no later step
 # of `test` reads is deleted once its last reader is done: check-targets' 2 GB of
-# metadata, the Swift root's 3 GB. A shared disk's free space varies; the run's peak
+# metadata. A shared disk's free space varies; the run's peak
 # stays lower. Elsewhere they are kept, for the next run.
 [private]
 prune path:

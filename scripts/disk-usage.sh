@@ -3,7 +3,7 @@
 # roots, and the per-user caches the recipes fill. `just test` needs its total free.
 cd "$(dirname "$0")/.."
 {
-  du -sx target/* .swiftroot .distroot bindings/*/node_modules bindings/*/.venv* \
+  du -sx target/* .distroot bindings/*/node_modules bindings/*/.venv* \
     bindings/*/pkg bindings/kotlin/build examples/*/node_modules 2>/dev/null
   du -sx ~/.rustup ~/.cargo ~/.cache ~/.npm ~/go ~/.gradle ~/.m2 ~/.pgrx 2>/dev/null
 } | sort -rn | awk '

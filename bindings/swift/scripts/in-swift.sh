@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command with a Swift toolchain: the machine's swift, or else the one in
-# .swiftroot (Debian trixie's swiftlang, `just swift::setup`), in a chroot with the
+# the swift root (Debian trixie's swiftlang, `just swift::setup`), in a chroot with the
 # repository bind-mounted at the same path. The core is found through pkg-config in
 # target/swift-sdk (bindings/swift/scripts/dist.sh --host); SAMEKEY_VECTORS passes through
 # (a file outside the repository is copied where the chroot sees it).
@@ -8,7 +8,7 @@
 #   bindings/swift/scripts/in-swift.sh DIR COMMAND...
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
-root="$repo/.swiftroot"
+root=${SAMEKEY_SWIFT_ROOT:-$HOME/.cache/samekey/swiftroot-trixie}  # just swift::setup
 sdk="$repo/target/swift-sdk"
 dir=$1; shift
 vectors=${SAMEKEY_VECTORS:-}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Swift package, with the machine's swift or else the one in .swiftroot (Debian
+# The Swift package, with the machine's swift or else the one in the swift root (Debian
 # trixie's swiftlang; the repository is bind-mounted at the same path):
 #   1. the generated ErrorCode.swift is fresh (cargo xtask);
 #   2. every vector and the API tests (XCTest) at the repository root, the core found
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."  # the repository
 repo=$PWD
-root="$repo/.swiftroot"
+root=${SAMEKEY_SWIFT_ROOT:-$HOME/.cache/samekey/swiftroot-trixie}  # just swift::setup
 version=$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
 vectors="$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")"
 
