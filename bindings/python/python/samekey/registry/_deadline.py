@@ -140,21 +140,20 @@ class _AsyncBackend(httpcore.AsyncNetworkBackend):
 
 
 # httpx's transports keep their connection pool in `_pool` (since 0.18): the pool is
-# replaced with httpx's default limits and this network backend.
-_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0)
+# replaced with one of httpx's settings (its SSL context, its default limits) and this
+# network backend.
+def _settings() -> dict[str, typing.Any]:
+    return {"ssl_context": httpx.create_ssl_context(), "max_connections": 100, "max_keepalive_connections": 20,
+            "keepalive_expiry": 5.0}
 
 
 def transport() -> httpx.HTTPTransport:
     t = httpx.HTTPTransport()
-    t._pool = httpcore.ConnectionPool(
-        ssl_context=httpx.create_ssl_context(), network_backend=_Backend(), max_connections=_LIMITS.max_connections,
-        max_keepalive_connections=_LIMITS.max_keepalive_connections, keepalive_expiry=_LIMITS.keepalive_expiry)
+    t._pool = httpcore.ConnectionPool(network_backend=_Backend(), **_settings())
     return t
 
 
 def async_transport() -> httpx.AsyncHTTPTransport:
     t = httpx.AsyncHTTPTransport()
-    t._pool = httpcore.AsyncConnectionPool(
-        ssl_context=httpx.create_ssl_context(), network_backend=_AsyncBackend(), max_connections=_LIMITS.max_connections,
-        max_keepalive_connections=_LIMITS.max_keepalive_connections, keepalive_expiry=_LIMITS.keepalive_expiry)
+    t._pool = httpcore.AsyncConnectionPool(network_backend=_AsyncBackend(), **_settings())
     return t
