@@ -200,7 +200,7 @@ test-examples: setup-system node::setup python::setup ffi::build
     export SAMEKEY_EXAMPLES_OUT="$out"
     export SAMEKEY_TEST_POSTGRES="${SAMEKEY_TEST_POSTGRES:-$(scripts/postgres.sh)}"
     gosh="$PWD/bindings/go/scripts/go.sh"
-    (cd examples/node && npm install --no-audit --no-fund --loglevel=error && node --test test/)
+    scripts/npm-install.sh examples/node install && (cd examples/node && node --test test/)
     bindings/python/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r examples/python/requirements.txt
     (cd examples/python && ../../bindings/python/.venv/bin/python -m pytest -q test_pipeline.py)
     (cd examples/ferretdb && go build -o ../../target/examples/ferretdb .)
