@@ -52,8 +52,9 @@ class Revision:
 
 
 class RegistryError(SamekeyError):
-    """A request to the registry failed. ``code`` is the registry's problem code
-    (``"unknown_parent"``, ``"database_unavailable"``, ...) or one of the client's own
+    """A request to the registry failed. Its code (``e.code``, as every ``SamekeyError``'s)
+    is the registry's problem code (``"unknown_parent"``, ``"database_unavailable"``, ...)
+    or one of the client's own
     (``"connection_failed"``, ``"deadline_exceeded"``, ``"not_rewindable"``,
     ``"key_mismatch"``, ``"unexpected_response"``); ``status`` is the HTTP status when
     there was an answer, ``detail`` the problem's detail.
