@@ -8,7 +8,8 @@ set to a PostgreSQL database and a SeaweedFS bucket (object_store.production) an
 certificate of a private CA made here. Then: the page's curl call, and its answer against
 the JSON the page shows; each client's private-CA program (Python, Node, Go, Kotlin)
 registering through it, and its key against the reference's; curl without the CA refused;
-each client given another CA failing at once with connection_failed, not retried; the
+each client given another CA failing at once with connection_failed, not retried (but
+Kotlin, whose runner hides the exception: RegistryTest has it); the
 unit's ExecReload (SIGHUP) and stop (SIGTERM within TimeoutStopSec, exit 0).
 
     docs/scripts/test_deploy.py
@@ -136,7 +137,9 @@ def main() -> int:
             # A CA that did not sign it: each client fails at once, with its connection_failed.
             private_ca(root / "other")
             wrong = {**clients, "SAMEKEY_CA": str(root / "other/ca.pem")}
-            for lang, file in CLIENTS.items():
+            # (Not Kotlin's: Maven's exec:java, its runner, does not show a program's
+            # exception; bindings/kotlin's RegistryTest shows the JVM client's.)
+            for lang, file in ((lang, file) for lang, file in CLIENTS.items() if lang != "kotlin"):
                 client_env = {**wrong, "NODE_EXTRA_CA_CERTS": wrong["SAMEKEY_CA"]} if lang == "node" else wrong
                 name = pathlib.Path(file).stem
                 start = time.monotonic()
