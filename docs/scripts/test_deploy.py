@@ -71,6 +71,15 @@ def env_file(example: str, production: dict[str, str]) -> dict[str, str]:
     return {name: production[name] for name in names if name in production}
 
 
+def run_client(lang: str, file: str, env: dict[str, str]) -> str:
+    """What a client's private-CA program printed, given the registry's URL, token and CA
+    (Node's as NODE_EXTRA_CA_CERTS, which it reads at start); raises as runners do."""
+    if lang == "node":
+        env = {**env, "NODE_EXTRA_CA_CERTS": env["SAMEKEY_CA"]}
+    name = pathlib.Path(file).stem
+    return runners.run_all(lang, {name: ((GUIDES / file).read_text(), env)})[name].strip()
+
+
 def main() -> int:
     faults: list[str] = []
     binary = runners.need(REPO / "target/debug/samekey", "test-rust")
@@ -122,10 +131,8 @@ def main() -> int:
                 faults.append(f"the registry answered {answer}, the page shows {shown}")
 
             for lang, file in CLIENTS.items():
-                client_env = {**clients, "NODE_EXTRA_CA_CERTS": clients["SAMEKEY_CA"]} if lang == "node" else clients
-                name = pathlib.Path(file).stem
                 try:
-                    got = runners.run_all(lang, {name: ((GUIDES / file).read_text(), client_env)})[name].strip()
+                    got = run_client(lang, file, clients)
                 except (runners.Missing, RuntimeError) as e:
                     faults.append(f"{file}: {e}")
                     continue
@@ -140,11 +147,9 @@ def main() -> int:
             # (Not Kotlin's: Maven's exec:java, its runner, does not show a program's
             # exception; bindings/kotlin's RegistryTest shows the JVM client's.)
             for lang, file in ((lang, file) for lang, file in CLIENTS.items() if lang != "kotlin"):
-                client_env = {**wrong, "NODE_EXTRA_CA_CERTS": wrong["SAMEKEY_CA"]} if lang == "node" else wrong
-                name = pathlib.Path(file).stem
                 start = time.monotonic()
                 try:
-                    got = runners.run_all(lang, {name: ((GUIDES / file).read_text(), client_env)})[name].strip()
+                    got = run_client(lang, file, wrong)
                     faults.append(f"{file} with another CA: printed {got!r}, not a failure")
                 except runners.Missing as e:
                     faults.append(f"{file}: {e}")
