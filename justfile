@@ -75,9 +75,11 @@ build: setup python::wheel node::setup wasm::setup
     @echo "built target/release/samekey ($(target/release/samekey --version)), target/python-dist/ and target/npm/"
 
 # Every test in every language. Each step is marked (.ci/run prints how long each took).
-# The Spark JVM tests and the musl build of the PostgreSQL extension run in test-dist
-# (jvm::test-spark, postgres::test-musl and their -majors/-cluster kin): with the
-# registry's object-store tests, `test` on a cold machine had grown past 90 minutes.
+# What is heavy runs in recipes of its own, of which `test` runs a fast subset: the
+# release matrix in test-dist (every platform's wheel, addon, library and archive, the
+# crates verified from their packages, the Spark JVM tests, the Go module's static musl
+# link), the engines in test-engines (the PostgreSQL extension's clippy on top of what
+# `test` runs). A fresh clone's run had grown to 85 of CI's minutes.
 test: (step "setup") setup \
     (step "check-generated") check-generated \
     (step "lint") lint \
@@ -85,7 +87,7 @@ test: (step "setup") setup \
     (step "test-environment") test-environment (prune "target/check-targets") \
     (step "ffi::test") ffi::test \
     (step "go::test") go::test \
-    (step "go::test-dist") go::test-dist \
+    (step "go::test-dist") (go::test-dist "linux-amd64") \
     (step "jvm::test") jvm::test \
     (step "swift::test") swift::test \
     (step "python::test-sdist") python::test-sdist \
@@ -96,7 +98,6 @@ test: (step "setup") setup \
     (step "test-rust") test-rust \
     (step "registry::test") registry::test \
     (step "registry::test-faults") registry::test-faults \
-    (step "dist-crates") dist-crates \
     (step "test-examples") test-examples \
     (step "python::test") python::test \
     (step "registry::test-clients") registry::test-clients \
@@ -105,6 +106,12 @@ test: (step "setup") setup \
     (step "test-small-vectors") test-small-vectors \
     (step "site::test") site::test
 
+# Every engine samekey runs inside: pyarrow, Polars, DuckDB and Spark local[2], and the
+# PostgreSQL extension on this machine's server (pg_regress, every vector through SQL, a
+# 1M-row backfill) with its clippy; test-dist adds the extension's other majors, arm64
+# and musl, and Spark's clusters.
+[doc("Every engine: Arrow, Polars, DuckDB, Spark, and the PostgreSQL extension with its clippy")]
+test-engines: python::test-engines postgres::lint postgres::test
 # The start of one of test's steps, for .ci/run's table of times (scripts/ci-steps.sh).
 [private]
 step name:
@@ -129,12 +136,12 @@ generate: setup
 check-generated: setup
     cargo xtask generate-all --mode check
 
-# What `test` checks of the targets: one per OS (Windows, macOS, Linux musl), one per
-# architecture besides the host's (aarch64, wasm32), so every cfg our crates branch on
-# (unix or not, x86_64 or not, wasm32) is compiled both ways with clippy's host build; the
-# other four (x86_64 macOS and musl, glibc 2.17 for both) in `check-targets` alone and in
-# test-dist's builds. Four targets instead of eight: 286 s cold instead of 691 on 2 cores.
-ci_targets := "aarch64-unknown-linux-musl aarch64-apple-darwin x86_64-pc-windows-gnu wasm32-unknown-unknown"
+# What `test` checks of the targets: one per OS besides the host's (Windows, macOS), and
+# one per architecture (aarch64, wasm32), so every cfg our crates branch on (unix or not,
+# x86_64 or not, wasm32 or not) is compiled both ways with clippy's host build; the other
+# five (Linux musl and glibc 2.17 for both architectures, x86_64 macOS) in `check-targets`
+# alone and in test-dist's builds. Three targets instead of eight.
+ci_targets := "aarch64-apple-darwin x86_64-pc-windows-gnu wasm32-unknown-unknown"
 
 # cargo check of each crate that ships for a target, its build scripts compiled by the
 # release's compilers, warnings denied: Linux gnu and musl and macOS on x86_64 and
@@ -238,21 +245,15 @@ dist-crates:
 [doc("The whole release matrix, built and installed from local registries")]
 test-dist: dist check-dist registry::test-heavy jvm::test-spark postgres::test-musl go::test-proxy-all jvm::test-repo-all jvm::test-spark-consumer jvm::test-spark-cluster python::test-spark-cluster postgres::test-majors postgres::test-arm64 postgres::test-arm64-majors postgres::test-musl-majors postgres::test-upgrade cli::test-dist wasm::test-bundlers wasm::test-runtimes
 
-# What CI runs of test-dist: the manylinux2014 x86_64 wheel and the sdist, the macOS arm64
-# wheel (a link that check-targets cannot see: macOS frameworks through zig's stubs), the
-# linux-x64 npm packages (gnu, musl), checked as check-dist says but the wheel installed
-# into this machine's Python (test-dist installs it on bullseye's glibc 2.31, in a root
-# whose CPython build took 8 of CI's minutes); samekey-wasm bundled by esbuild (ESM, IIFE
-# and the inline entry), Rollup and Parcel in Chromium, and run by Deno and Bun. (`test`
-# packages and verifies the crates after the Rust tests, whose builds the verification reuses.)
-[doc("What CI runs of test-dist: a wheel per OS, linux-x64 npm, esbuild")]
+# What `test` runs of test-dist: samekey-wasm packed, installed into fresh projects and
+# bundled by esbuild (ESM, IIFE and the inline entry) for Chromium, and run by Deno and
+# Bun. The wheels and npm addons of each platform, built with zig and installed from
+# local registries, are test-dist's (`dist` and `check-dist`): four release builds of the
+# core took 8 of CI's minutes; python::test-sdist and node::test-pack install this
+# machine's from a local index and a packed tarball.
+[doc("What `test` runs of test-dist: samekey-wasm bundled by esbuild, Deno and Bun")]
 test-dist-fast:
-    rm -rf target/dist/python target/dist/npm
-    just python::dist x86_64-unknown-linux-gnu aarch64-apple-darwin
-    just node::dist linux-x64-gnu linux-x64-musl
-    just python::check-dist host
-    just node::check-dist
-    just wasm::test-bundlers esbuild esbuild-iife esbuild-inline rollup-inline parcel
+    just wasm::test-bundlers esbuild esbuild-iife esbuild-inline
     just wasm::test-runtimes
 
 # The Python and npm artifacts in target/dist, installed as users would: from pypiserver
@@ -344,8 +345,6 @@ alias python-dist := python::wheel
 alias dist-python := python::dist
 [private]
 alias setup-engines := python::setup-engines
-[private]
-alias test-engines := python::test-engines
 [private]
 alias bench-python := python::bench
 [private]

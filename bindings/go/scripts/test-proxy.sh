@@ -5,7 +5,8 @@
 #   - go test of the module itself runs every vector (SAMEKEY_VECTORS honoured),
 #   - a program of the fresh module runs the ulid vectors,
 #   - CGO_ENABLED=0 fails with the message that names cgo,
-#   - with the musl library: a fully static binary that runs in an empty root.
+#   - when the module holds the musl library: a fully static binary that runs in an empty
+#     root.
 # With --all (after a full dist-go), also: the glibc-2.17 build run on Debian bullseye
 # (glibc 2.31), linux/arm64 cross-built with zig and run under qemu-user, and Windows and
 # macOS binaries linked (built, not run).
@@ -17,7 +18,9 @@ proxy="$repo/target/dist/go/proxy"
 vectors="$(realpath "${SAMEKEY_VECTORS:-test-vectors/samekey.json}")"
 version=v$(grep -m1 '^version = ' Cargo.toml | cut -d'"' -f2)
 module=github.com/samekey/samekey/bindings/go
-zig="$repo/target/dist-tools/bin/python -m ziglang"
+# The venv's own path (target/dist-tools links to it): the compiler command is part of
+# the key of Go's build cache, which a path inside this clone would miss in the next one.
+zig="$(cd "$repo/target/dist-tools" && pwd -P)/bin/python -m ziglang"
 [ -d "$proxy" ] || { echo "no $proxy: run bindings/go/scripts/dist.sh first"; exit 1; }
 scripts/setup-system.sh  # file
 
@@ -55,6 +58,14 @@ if CGO_ENABLED=0 go build -o /dev/null . 2>"$work/nocgo.txt"; then echo "built w
 grep -q samekey_needs_cgo "$work/nocgo.txt" || { cat "$work/nocgo.txt"; exit 1; }
 head -n 3 "$work/nocgo.txt"
 
+# The module's own zip says whether this dist built the musl library (`just test` builds
+# linux-amd64 alone; test-dist and --all build it).
+zip="$proxy/$module/@v/$version.zip"
+if ! python3 -c 'import sys, zipfile; sys.exit(not any(n.endswith("/lib/linux-amd64-musl/libsamekey_ffi.a") for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$zip"; then
+  $all && { echo "test-go-proxy: --all needs every platform's library; $zip has no linux-amd64-musl"; exit 1; }
+  echo "test-go-proxy: static binary not built: $zip has no linux-amd64-musl library (go::dist linux-amd64-musl)"
+  exit 0
+fi
 echo "test-go-proxy: static binary (musl library, zig cc) in an empty root"
 CC="$zig cc -target x86_64-linux-musl" go build -tags samekey_musl \
   -ldflags '-linkmode external -extldflags -static' -o "$work/root/app" .

@@ -7,8 +7,12 @@
 # Spark as a provided dependency. The libraries are cross-built with cargo-zigbuild (Windows with
 # Debian's mingw-w64); Maven and its plugins come from Maven Central.
 #
-#   bindings/kotlin/scripts/dist.sh [platform...]   (JNA prefixes; every release platform by default)
+#   bindings/kotlin/scripts/dist.sh [--no-spark] [platform...]
+#     platform: JNA prefixes, every release platform by default; --no-spark: samekey alone
+#     (`just jvm::test`: nothing it runs reads samekey-spark, whose build took a minute)
 set -euo pipefail
+spark=true
+[ "${1:-}" = --no-spark ] && { spark=false; shift; }
 cd "$(dirname "$0")/../../.."  # the repository
 export PATH="$PWD/target/dist-tools/bin:$PATH"
 . scripts/cross-build.sh
@@ -54,5 +58,5 @@ export SAMEKEY_BIN="${SAMEKEY_BIN:-$PWD/target/debug/samekey}"
   -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
 # samekey-spark (Spark provided) on the samekey artifact just built: deploy installed that
 # into Maven's local repository too, where this build resolves it.
-(cd bindings/kotlin/spark && mvn -B -q -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
+$spark && (cd bindings/kotlin/spark && mvn -B -q -DaltDeploymentRepository="samekey-dist::file://$repo" clean deploy)
 find "$repo/io/github/samekey" -type f \( -name '*.jar' -o -name '*.pom' \) -exec ls -l {} +
