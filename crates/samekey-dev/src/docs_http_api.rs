@@ -99,6 +99,16 @@ fn schema_name(schema: &Value) -> String {
     }
 }
 
+/// A schema's pattern as a sentence for the meaning column (a table cell: `|` escaped even
+/// in the code span, as GitHub's tables and mdBook's read it).
+fn pattern_note(schema: Option<&Value>) -> String {
+    schema
+        .and_then(|s| s.get("pattern"))
+        .and_then(Value::as_str)
+        .map(|p| format!(" Matches `{}`.", p.replace('|', "\\|")))
+        .unwrap_or_default()
+}
+
 /// A response, following one `$ref` into `components/responses`.
 fn resolve<'a>(doc: &'a Value, v: &'a Value) -> Result<&'a Value, String> {
     match v.get("$ref").and_then(Value::as_str) {
@@ -151,7 +161,8 @@ fn operation(
                     "no"
                 },
                 p.get("schema").map(schema_name).unwrap_or_default(),
-                cell(p.get("description").and_then(Value::as_str).unwrap_or("")),
+                cell(p.get("description").and_then(Value::as_str).unwrap_or(""))
+                    + &pattern_note(p.get("schema")),
             ));
         }
         out.push('\n');
@@ -309,6 +320,7 @@ fn page(doc: &Value) -> Result<String, String> {
                 let sep = if meaning.is_empty() { "" } else { "; " };
                 meaning = format!("{meaning}{sep}one of {}", values.join(", "));
             }
+            meaning.push_str(&pattern_note(Some(p)));
             out.push_str(&format!(
                 "| `{field}` | {} | {} | {meaning} |\n",
                 schema_name(p),
@@ -339,7 +351,8 @@ mod tests {
                 "/v1/things": {"post": {"operationId": "make", "summary": "Make one",
                     "security": [{"bearer": []}],
                     "parameters": [{"name": "p", "in": "query", "schema": {"type": "string"},
-                        "description": "a|b"}],
+                        "description": "a|b"}, {"name": "q", "in": "query",
+                        "schema": {"type": "string", "pattern": "^(x|y)$"}, "description": "Q."}],
                     "responses": {"201": {"description": "Made.", "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}},
                         "400": {"$ref": "#/components/responses/Error"},
@@ -350,7 +363,7 @@ mod tests {
                 "responses": {"Error": {"description": "Failed.",
                     "content": {"application/problem+json": {"schema": {}}}}},
                 "schemas": {"Thing": {"type": "object", "required": ["id"], "properties": {
-                    "id": {"type": "string", "description": "Its id. "},
+                    "id": {"type": "string", "description": "Its id. ", "pattern": "^i$"},
                     "kind": {"type": ["string", "null"], "enum": ["x"]}}}}
             }
         });
@@ -363,9 +376,10 @@ mod tests {
         assert!(page.contains("Make one. A [bearer token](#authentication).\n"));
         assert!(page.contains("Liveness. No token needed."));
         assert!(page.contains("| `p` | query | no | string | a\\|b |"));
+        assert!(page.contains("| `q` | query | no | string | Q. Matches `^(x\\|y)$`. |"));
         assert!(page.contains("| 201 | Made. | `application/json`: [Thing](#schema-thing) |"));
         assert!(page.contains("| 400, 401 | Failed. | `application/problem+json` |"));
-        assert!(page.contains("| `id` | string | yes | Its id.  |"));
+        assert!(page.contains("| `id` | string | yes | Its id.  Matches `^i$`. |"));
         assert!(page.contains("| `kind` | string or null | no | one of `x` |"));
         assert!(page.contains("`bearer` (http bearer): Tokens."));
     }
