@@ -285,7 +285,7 @@ fuzz:
     if ! rustup toolchain list | grep -q nightly; then echo "just fuzz: no nightly toolchain; skipped"; exit 0; fi
     command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
     cd fuzz
-    for t in ulid content_hash revision_key json rfc3339; do
+    for t in ulid content_hash revision_key json rfc3339 record batch; do
       cargo +nightly fuzz run "$t" -- -max_total_time={{fuzz_seconds}}
     done
 

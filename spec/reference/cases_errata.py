@@ -1,7 +1,9 @@
-"""Vectors of the errata (spec §13): the cases versions 1.2 and 1.3 decided or found
+"""Vectors of the errata (spec §13): the cases versions 1.2 to 1.4 decided or found
 unpinned, added to gen_vectors.py's list after the cases of every op."""
 
 from __future__ import annotations
+
+import hashlib
 
 import samekey_ref as ref
 from vector_builders import (H1, H2, POST, POST_T, Num, candidates, content, content_json,
@@ -10,7 +12,7 @@ from vector_builders import (H1, H2, POST, POST_T, Num, candidates, content, con
 
 
 def add_errata_cases() -> None:
-    """Appends the cases of spec 1.2 and 1.3."""
+    """Appends the cases of spec 1.2, 1.3 and 1.4."""
     # --- spec 1.2: cases an independent implementation and vector set found unpinned ---------
 
     # Any number of fields (§4.1): more than fit in a byte.
@@ -135,3 +137,18 @@ def add_errata_cases() -> None:
     needs_write("nul-needs-write-incoming", H1, H1 + "\0")
     needs_write("nul-needs-write-stored", H1 + "\0x", H1)
     needs_write("nul-needs-write-nothing-stored", None, H1 + "\0")
+
+    # --- spec 1.4: v1's secret is an HMAC key (§12) ----------------------------------------
+    # HMAC pads a key to SHA-256's 64-byte block with zero bytes and hashes a longer one
+    # first, so under v1 a secret, the same secret with zero bytes after it, and a secret
+    # of more than 64 bytes and its SHA-256 digest give the same ids and keys. v2 derives
+    # its key with BLAKE3's key derivation and tells each apart.
+    LONG = bytes(range(65))
+    for s in ("v1", "v2"):
+        ulid(f"ulid-{s}-secret-k", s, POST_T, POST, secret=b"k")
+        ulid(f"ulid-{s}-secret-k-and-zero-bytes", s, POST_T, POST, secret=b"k\0\0")
+        ulid(f"ulid-{s}-secret-65-bytes", s, POST_T, POST, secret=LONG)
+        ulid(f"ulid-{s}-secret-sha256-of-65-bytes", s, POST_T, POST,
+             secret=hashlib.sha256(LONG).digest())
+        revision(f"revision-{s}-secret-k-and-zero-bytes", s, None, H1 if s == "v1" else H2,
+                 secret=b"k\0")

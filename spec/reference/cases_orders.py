@@ -10,9 +10,11 @@ from vector_builders import add, vectors
 
 
 def vector_id(kind: str, op: str, earlier: str, later: str) -> str:
-    """`pair-ulid-invalid-string-namespace-before-invalid-timestamp`, from check names."""
+    """`pair-ulid-invalid-string-namespace-before-invalid-timestamp`, from check names (a
+    ring's `accepted[0]` is its first name, `accepted[1:]` its later ones)."""
     name = f"{kind}-{op}-{earlier}-before-{later}"
-    return name.replace("_", "-").replace("(", "-").replace(")", "")
+    name = name.replace("[0]", " first").replace("[1:]", " later")
+    return name.replace("_", "-").replace("(", "-").replace(")", "").replace(" ", "-")
 
 
 def add_order_cases() -> None:

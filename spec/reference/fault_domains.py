@@ -140,12 +140,20 @@ def fault_count(name: str, args) -> int:
     return sum(1 for _, failed in getattr(ref, name) if failed(*args))
 V1_ID = ref.derive_ulid("v1", 0, "", [b"a"], None)["ulid"]
 SCHEMES = ("v0", "v1", "v2", "v9", LONE)
-RINGS = (["v1"], ["v2", "v1", "v0"], ["v0"], ["v0", "v1"], ["v2"], [], ["v9"], ["v1", LONE])
+# Each name of a ring is checked on its own (spec 1.4): later names that are not text or
+# no scheme, beside a first name that is fine, that is not, and that is not text.
+RINGS = (["v1"], ["v2", "v1", "v0"], ["v0"], ["v0", "v1"], ["v2"], [], ["v9"], ["v1", LONE],
+         ["v1", "v9"], ["v0", "v9"], ["v9", LONE], [LONE, "v9"], [LONE, "v1"])
 TIMES = (0, -1, 2**48, 1.5, -1.5)
 NAMESPACES = ("", "ns", LONE)
 FIELDS = ([b"a"], [], ["a", LONE])
 SECRETS = (None, b"", b"k")
 PARENTS = (None, "", "p", LONE)
+# JSON texts with one JSON fault each (§6.1 leaves the order of two open), each also with
+# a lone surrogate in a string (not text: the conversion comes first, §2.2).
+JSON_TEXTS = ("{}", "{", '{"a":1,"a":2}', "1e400", "[" * 129 + "]" * 129, '"' + LONE + '"',
+              '"' + LONE, '{"a":"' + LONE + '","a":1}', '["' + LONE + '",1e400]',
+              "[" * 129 + '"' + LONE + '"' + "]" * 129)
 # Malformed hashes that name a scheme by their prefix (BAD v1, `blake3:zz` v2), so that a
 # scheme check made before the digest's parse shows.
 HASHES = (H1, H2, BAD, "blake3:zz", LONE, "blake3:" + LONE)
@@ -169,8 +177,7 @@ DOMAINS = {
     ),
     "CONTENT_JSON_CHECKS": (
         lambda a: ref.content_json(*a),
-        list(itertools.product(SCHEMES, ("{}", "{", '{"a":1,"a":2}', "1e400",
-                                         "[" * 129 + "]" * 129, '"' + LONE + '"'))),
+        list(itertools.product(SCHEMES, JSON_TEXTS)),
         ("content_json",),
     ),
     "CANDIDATES_CHECKS": (

@@ -397,7 +397,7 @@ for name, stored, incoming in [
 ]:
     needs_write(f"needs-write-{name}", stored, incoming)
 
-# --- spec 1.2 and 1.3 (cases_errata.py), then the order of checks (cases_orders.py) ---
+# --- spec 1.2 to 1.4 (cases_errata.py), then the order of checks (cases_orders.py) ---
 add_errata_cases()
 add_order_cases()
 

@@ -55,6 +55,32 @@ function hasUnsafeIntegerLiteral(json) {
   return false;
 }
 
+// Whether an object of a text JSON.parse accepted names a member twice (after unescaping):
+// JSON.parse keeps the last, and the member it drops may hold the text's other faults (a
+// string that is not text), so the expected outcome cannot tell (spec §10.1).
+function hasDuplicateKey(json) {
+  const token = /"(?:[^"\\]|\\.)*"|[{}[\],:]|[^"{}[\],:\s]+/g;
+  const open = []; // a Set of member names for each open object, null for each array
+  let atName = false;
+  for (const [t] of json.matchAll(token)) {
+    if (t === '{' || t === '[') {
+      open.push(t === '{' ? new Set() : null);
+      atName = t === '{';
+    } else if (t === '}' || t === ']') {
+      open.pop();
+      atName = false;
+    } else if (t === ',') {
+      atName = open.at(-1) instanceof Set;
+    } else if (atName) {
+      const name = JSON.parse(t);
+      if (open.at(-1).has(name)) return true;
+      open.at(-1).add(name);
+      atName = false;
+    }
+  }
+  return false;
+}
+
 // Each content_json case as the value JSON.parse makes of it. Which cases this path
 // takes, and their outcome, follow from spec §6.2 and §10.1: a text JSON.parse refuses
 // has no value; a text it reads into other values than §6.1 does (an integer literal
@@ -79,7 +105,7 @@ test('content_json through JSON.parse into JS values', () => {
       continue;
     }
     const fault = valueFault(value);
-    const reread = hasUnsafeIntegerLiteral(json) || (!fault && v.expect.error === 'duplicate_key');
+    const reread = hasUnsafeIntegerLiteral(json) || (!fault && hasDuplicateKey(json));
     if (reread) {
       skipped += 1; // the JS value is other data than the text (spec §6.2)
       continue;

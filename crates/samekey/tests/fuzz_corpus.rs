@@ -43,3 +43,13 @@ fn json_corpus() {
 fn rfc3339_corpus() {
     replay("rfc3339", checks::rfc3339);
 }
+
+#[test]
+fn record_corpus() {
+    replay("record", checks::record);
+}
+
+#[test]
+fn batch_corpus() {
+    replay("batch", checks::batch);
+}
