@@ -138,6 +138,14 @@ def add_errata_cases() -> None:
     needs_write("nul-needs-write-stored", H1 + "\0x", H1)
     needs_write("nul-needs-write-nothing-stored", None, H1 + "\0")
 
+    # --- spec 1.4: a fraction written with an exponent, or beyond 2^48, is a fraction ---------
+    # (§4.4, §10.1): the conversion's invalid_timestamp, before an unknown scheme name. An
+    # independent run reported a runtime answering unknown_scheme for these spellings.
+    for name, t in (("2.5e-1", Num("2.5e-1")), ("15e-1", Num("15e-1")), ("1e-300", Num("1e-300")),
+                    ("2^48-plus-half", Num("281474976710656.5"))):
+        ulid(f"ulid-v9-t-fraction-{name}", "v9", t, POST)
+        ulid(f"ulid-v0-secret-t-fraction-{name}", "v0", t, POST, secret=b"k")
+
     # --- spec 1.4: v1's secret is an HMAC key (§12) ----------------------------------------
     # HMAC pads a key to SHA-256's 64-byte block with zero bytes and hashes a longer one
     # first, so under v1 a secret, the same secret with zero bytes after it, and a secret
