@@ -78,8 +78,8 @@ build: setup python::wheel node::setup wasm::setup
 # What is heavy runs in recipes of its own, of which `test` runs a fast subset: the
 # release matrix in test-dist (every platform's wheel, addon, library and archive, the
 # crates verified from their packages, the Spark JVM tests, the Go module's static musl
-# link), the engines in test-engines (the PostgreSQL extension's clippy on top of what
-# `test` runs). A fresh clone's run had grown to 85 of CI's minutes.
+# link), the engines in test-engines (the Spark suite and the PostgreSQL extension's
+# clippy on top of what `test` runs). A fresh clone's run had grown to 85 of CI's minutes.
 test: (step "setup") setup \
     (step "check-generated") check-generated \
     (step "lint") lint \
@@ -101,7 +101,7 @@ test: (step "setup") setup \
     (step "test-examples") test-examples \
     (step "python::test") python::test \
     (step "registry::test-clients") registry::test-clients \
-    (step "python::test-engines") python::test-engines \
+    (step "python::test-engines-fast") python::test-engines-fast \
     (step "postgres::test") postgres::test \
     (step "test-small-vectors") test-small-vectors \
     (step "site::test") site::test

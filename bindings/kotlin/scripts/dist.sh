@@ -7,12 +7,22 @@
 # Spark as a provided dependency. The libraries are cross-built with cargo-zigbuild (Windows with
 # Debian's mingw-w64); Maven and its plugins come from Maven Central.
 #
-#   bindings/kotlin/scripts/dist.sh [--no-spark] [platform...]
-#     platform: JNA prefixes, every release platform by default; --no-spark: samekey alone
-#     (`just jvm::test`: nothing it runs reads samekey-spark, whose build took a minute)
+#   bindings/kotlin/scripts/dist.sh [--no-spark] [--host-debug] [platform...]
+#     platform: JNA prefixes, every release platform by default; --no-spark: samekey alone;
+#     --host-debug: this machine's library (linux-x86-64) from the debug build the crate's
+#     tests share, not a release build for glibc 2.17. `just jvm::test` passes both: nothing
+#     it runs reads samekey-spark, and the release build took 5 of CI's minutes
+#     (test-dist builds and tests every platform's release library).
 set -euo pipefail
-spark=true
-[ "${1:-}" = --no-spark ] && { spark=false; shift; }
+spark=true debug=false
+while [[ ${1:-} == --* ]]; do
+  case $1 in
+    --no-spark) spark=false ;;
+    --host-debug) debug=true ;;
+    *) echo "jvm::dist: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
 cd "$(dirname "$0")/../../.."  # the repository
 export PATH="$PWD/target/dist-tools/bin:$PATH"
 . scripts/cross-build.sh
@@ -33,13 +43,19 @@ for platform in "${@:-${all[@]}}"; do
   # Debug information stays out of the JAR; the exported symbols JNA calls stay in.
   # musl (Alpine's JVMs): a shared library needs a dynamic C library, not musl's static default.
   flags=(); [[ $triple == *-musl ]] && flags=(-C target-feature=-crt-static)
-  RUSTFLAGS="${flags[*]}" CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib --features jni
   case "$triple" in
     *-windows-gnu) lib=samekey_uniffi.dll ;;
     *-apple-darwin) lib=libsamekey_uniffi.dylib ;;
     *) lib=libsamekey_uniffi.so ;;
   esac
   mkdir -p "$natives/$platform"
+  if $debug; then
+    [ "$platform" = linux-x86-64 ] || { echo "jvm::dist: --host-debug builds linux-x86-64 only, not $platform" >&2; exit 2; }
+    cargo build --quiet --locked -p samekey-uniffi --lib --features jni
+    cp "target/debug/$lib" "$natives/$platform/"
+    continue
+  fi
+  RUSTFLAGS="${flags[*]}" CARGO_PROFILE_RELEASE_STRIP=debuginfo cross_build samekey-uniffi "$target" --lib --features jni
   cp "target/$triple/release/$lib" "$natives/$platform/"
 done
 
