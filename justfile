@@ -112,6 +112,7 @@ test: (step "setup") setup \
 # and musl, and Spark's clusters.
 [doc("Every engine: Arrow, Polars, DuckDB, Spark, and the PostgreSQL extension with its clippy")]
 test-engines: python::test-engines postgres::lint postgres::test
+
 # The start of one of test's steps, for .ci/run's table of times (scripts/ci-steps.sh).
 [private]
 step name:
@@ -248,9 +249,9 @@ test-dist: dist check-dist registry::test-heavy jvm::test-spark postgres::test-m
 # What `test` runs of test-dist: samekey-wasm packed, installed into fresh projects and
 # bundled by esbuild (ESM, IIFE and the inline entry) for Chromium, and run by Deno and
 # Bun. The wheels and npm addons of each platform, built with zig and installed from
-# local registries, are test-dist's (`dist` and `check-dist`): four release builds of the
-# core took 8 of CI's minutes; python::test-sdist and node::test-pack install this
-# machine's from a local index and a packed tarball.
+# local registries, are test-dist's (`dist` and `check-dist`; Rollup, Parcel, Vite and
+# webpack too): four release builds of the core took 10 minutes of a run here;
+# python::test-sdist and node::test-pack install this machine's sdist and package.
 [doc("What `test` runs of test-dist: samekey-wasm bundled by esbuild, Deno and Bun")]
 test-dist-fast:
     just wasm::test-bundlers esbuild esbuild-iife esbuild-inline
