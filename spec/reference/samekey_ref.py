@@ -274,13 +274,8 @@ ORDER = {"v2": 0, "v1": 1, "v0": 2}  # newest first
 
 
 def ring_fault(accepted: list[str]) -> str | None:
-    """§9.1: a ring's own error, checked when it is made: its names' conversion, then
-    each name, then a list that names no primary."""
-    if bad_text(accepted):
-        return "invalid_string"
-    if bad_ring(accepted):
-        return "unknown_scheme"
-    return None
+    """§9.1: a ring's own error, checked when it is made: RING_CHECKS in their order."""
+    return next((code_of(name) for name, failed in RING_CHECKS if failed(accepted)), None)
 
 
 def key_ring(accepted: list[str]) -> list[str]:
@@ -291,11 +286,6 @@ def key_ring(accepted: list[str]) -> list[str]:
     primary = accepted[0]
     others = sorted(set(accepted) - {primary}, key=ORDER.__getitem__)
     return [primary] + others
-
-
-def bad_ring(accepted) -> bool:
-    """A ring's unknown_scheme (§9.1), on its own: a name that is no scheme, or no name."""
-    return not accepted or any(name not in ORDER for name in accepted)
 
 
 def primary(accepted) -> str | None:
