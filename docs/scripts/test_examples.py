@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Runs the documentation's examples, each in its own language against the packages the
-repository built, and checks that each prints what the reference implementation
-(spec/reference/samekey_ref.py) derives for the example's inputs, and that the built
-page (target/docs) shows that same value. Nothing expected is written here: the inputs
-are, and the reference computes the rest.
+"""Holds what the site shows as its examples' output to the reference implementation
+(spec/reference/samekey_ref.py): the id the built home page (target/docs) shows, the id
+and the registry's answer that "Your first id" shows (docs/examples/start/), and runs the
+home page's browser module in Node against the package the repository built. Nothing
+expected is written here: the inputs are, and the reference computes the rest. The other
+languages' programs run in start_page.mjs, as a newcomer runs them from that page.
 
     docs/scripts/test_examples.py [LANGUAGE...]     (default: every language)
 
@@ -13,7 +14,7 @@ fails, naming the recipe that makes it.
 from __future__ import annotations
 
 import datetime
-import functools
+import json
 import pathlib
 import re
 import sys
@@ -43,24 +44,35 @@ def hello(file: str) -> dict[str, tuple[str, dict]]:
     return {"hello": ((HELLO / file).read_text(), {})}
 
 
-@functools.cache
-def hello_jvm() -> dict[str, str]:
-    """Hello.kt and Hello.java in one fresh Maven project: compiled once, each main run."""
-    kotlin, java = runners.jvm({"Hello": hello("Hello.kt")["hello"]}, {"Hello": hello("Hello.java")["hello"]})
-    return {"kotlin": kotlin["Hello"], "java": java["Hello"]}
-
-
+# The home page's programs that "Your first id" does not run as a newcomer would
+# (start_page.mjs walks hello.py, hello.mjs, main.go, main.rs, Hello.kt, Hello.java,
+# Hello.swift, hello.sql and hello.sh from that page, each in an empty directory, and
+# compares what it printed with start/output.txt, which start_page_outputs holds to the
+# reference): the browser tab's module, run in Node.
 HELLO_RUNNERS = {
-    "python": lambda: runners.python(hello("hello.py"))["hello"],
-    "node": lambda: runners.node(hello("hello.mjs"), "samekey")["hello"],
     "wasm": lambda: runners.node(hello("hello-wasm.mjs"), "samekey-wasm")["hello"],
-    "go": lambda: runners.go(hello("go/main.go"))["hello"],
-    "rust": lambda: runners.rust(hello("rust/src/main.rs"))["hello"],
-    "kotlin": lambda: hello_jvm()["kotlin"],
-    "java": lambda: hello_jvm()["java"],
-    "sql": lambda: runners.sql(hello("hello.sql"))["hello"],
-    "cli": lambda: runners.cli(hello("hello.sh"))["hello"],
 }
+
+
+def start_page_outputs(want: str) -> list[str]:
+    """What "Your first id" shows as output, checked against the reference: every
+    language's id (start/output.txt), and the registry's answer to the page's request
+    (start/registry/output.json: the JSON document the page's curl sends, its revision key
+    on no parent, its content hash and size). Returns what is wrong."""
+    start = REPO / "docs" / "examples" / "start"
+    wrong = []
+    if (start / "output.txt").read_text().strip() != want:
+        wrong.append(f"start/output.txt shows {(start / 'output.txt').read_text().strip()!r}, the reference derives {want}")
+    sent = re.search(r"-d '(\{.*\})'", (start / "registry" / "run.sh").read_text()).group(1)
+    content = samekey_ref.content_json("v1", sent)
+    revision = samekey_ref.revision("v1", None, content["hash"], None)
+    shown = json.loads((start / "registry" / "output.json").read_text())
+    derived = {"key": revision["key"], "parent": None, "scheme": "v1", "content_hash": content["hash"],
+               "media_type": "application/json", "size": len(content["canonical"].encode())}
+    for field, value in derived.items():
+        if shown.get(field) != value:
+            wrong.append(f"start/registry/output.json: {field} is {shown.get(field)!r}, the reference derives {value!r}")
+    return wrong
 
 
 def shown_on_home_page() -> set[str]:
@@ -78,6 +90,9 @@ def main(argv: list[str]) -> int:
     shown = shown_on_home_page()
     if shown != {want}:
         print(f"test_examples: the home page shows {sorted(shown) or 'no id'}, the reference derives {want}")
+        failures += 1
+    for wrong in start_page_outputs(want):
+        print(f"test_examples: {wrong}")
         failures += 1
     for lang in langs:
         try:

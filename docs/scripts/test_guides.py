@@ -38,8 +38,11 @@ POST = ["hello-world", "en"]
 
 # What runs each file a page may include, besides this script's own examples.
 RUN_ELSEWHERE = {
-    "docs/examples/hello/Hello.swift": "bindings/swift/scripts/test.sh (in just swift::test)",
-    "docs/examples/hello/": "docs/scripts/test_examples.py",
+    "docs/examples/hello/hello-wasm.mjs": "docs/scripts/test_examples.py",
+    # "Your first id": every tab run in an empty directory as the page says, its output
+    # the page's, which test_examples.py holds to the reference.
+    "docs/examples/hello/": "docs/scripts/start_page.mjs (test_newcomer.mjs, in just site::test)",
+    "docs/examples/start/": "docs/scripts/start_page.mjs (test_newcomer.mjs, in just site::test)",
     "examples/python/pipeline.py": "just test-examples (examples/python/test_pipeline.py)",
     "examples/python/rollout.py": "just test-examples (examples/python/test_rollout.py)",
     "examples/python/test_rollout.py": "just test-examples (it is the test)",

@@ -9,6 +9,8 @@
 // each of mdBook's five themes clean under axe-core, contrast included. Then 404.html
 // served under other base paths, as GitHub Pages
 // serves it for any missing path: its styles load and its links lead into the site.
+// And "Your first id" (start.html), each language's tab copied with its buttons and run
+// as the page says in an empty directory (start_page.mjs).
 //
 //   node scripts/test_newcomer.mjs   (after `just docs`)
 import assert from 'node:assert/strict';
@@ -16,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, repo, serve } from './site_server.mjs';
+import { walkStartPage } from './start_page.mjs';
 
 const src = path.join(repo, 'docs/src');
 
@@ -212,6 +215,7 @@ try {
   check(await shortCodesWhole(server, 390));
   check(await themesClean(server));
   check(`${await sessionsCopy(server)} Python sessions of the guides copy as programs Python parses, without prompts or results`);
+  await walkStartPage(context, server.url, copyTab, check);
   server.close();
   for (const base of ['/', '/samekey/', '/docs/v2/']) await notFound(base);
   check('404.html under /, /samekey/ and /docs/v2/: its styles load, its links lead into the site');

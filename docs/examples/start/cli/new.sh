@@ -1,0 +1,1 @@
+export PATH="$SAMEKEY/target/release:$PATH"

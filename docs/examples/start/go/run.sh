@@ -1,0 +1,2 @@
+"$SAMEKEY"/bindings/go/scripts/go.sh mod tidy
+"$SAMEKEY"/bindings/go/scripts/go.sh run .

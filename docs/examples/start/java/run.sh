@@ -1,0 +1,1 @@
+mvn -q compile exec:java

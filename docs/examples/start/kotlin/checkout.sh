@@ -1,0 +1,1 @@
+just jvm::dist linux-x86-64

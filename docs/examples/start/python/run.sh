@@ -1,0 +1,1 @@
+.venv/bin/python hello.py

@@ -1,0 +1,2 @@
+cargo new --quiet hello && cd hello
+cargo add --quiet samekey --path "$SAMEKEY"/crates/samekey

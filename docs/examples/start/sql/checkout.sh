@@ -1,0 +1,1 @@
+extensions/postgres/scripts/extension.sh install

@@ -1,0 +1,1 @@
+psql -qAt -f hello.sql

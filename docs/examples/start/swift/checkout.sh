@@ -1,0 +1,1 @@
+bindings/swift/scripts/dist.sh --host target/swift-sdk

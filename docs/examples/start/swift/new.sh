@@ -1,0 +1,1 @@
+export PKG_CONFIG_PATH="$SAMEKEY/target/swift-sdk/lib/pkgconfig"

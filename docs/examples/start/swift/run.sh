@@ -1,0 +1,1 @@
+swift run --quiet
