@@ -79,7 +79,9 @@ def main() -> int:
     pages = [p for p in SITE.rglob("*.html") if "api" not in p.relative_to(SITE).parts[:1]]
     anchors: dict[pathlib.Path, set[str]] = {}
     for page in pages:
-        for ref in re.findall(r'(?:href|src)="([^"]+)"', page.read_text()):
+        # Code blocks are text a reader copies (an example page's src="bundle.js"), not links.
+        markup = re.sub(r"<pre\b.*?</pre>", "", page.read_text(), flags=re.S)
+        for ref in re.findall(r'(?:href|src)="([^"]+)"', markup):
             url = urllib.parse.urlsplit(html.unescape(ref))
             if url.scheme or url.netloc or ref.startswith(("#", "mailto:", "javascript:")):
                 continue

@@ -29,6 +29,18 @@ consumer_app() {
     -e "/@DEPENDENCY@/{r $consumer_root/docs/examples/install/maven.xml" -e 'd}' "$app/pom.xml"
 }
 
+# consumer_java [VAR=value...] -- MAIN [ARG...]: runs MAIN with `java` on the compiled
+# project's classpath (Maven's, asked once), as consumer_mvn runs Maven.
+consumer_java() {
+  local vars=()
+  while (($#)) && [ "$1" != -- ]; do vars+=("$1"); shift; done
+  (($#)) && shift
+  [ -s "$consumer_work/classpath" ] ||
+    consumer_mvn -- org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile="$consumer_work/classpath" -Dmdep.includeScope=runtime > /dev/null
+  (cd "$app" && unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS &&
+    env PATH=/usr/local/bin:/usr/bin:/bin "${vars[@]}" java -cp "target/classes:$(cat "$consumer_work/classpath")" "$@")
+}
+
 consumer_mvn() {
   local vars=()
   while (($#)) && [ "$1" != -- ]; do vars+=("$1"); shift; done

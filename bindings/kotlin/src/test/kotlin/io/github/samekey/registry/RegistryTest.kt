@@ -242,6 +242,8 @@ class RegistryTest {
         for ((faults, want, created) in listOf(
             Triple("""[{"kind":"drop_response","method":"POST"}]""", listOf(null, 200), false),
             Triple("""[{"kind":"cut_body","after":1000,"method":"POST"}]""", listOf(null, 201), true),
+            // Committed, then the answer cut mid-way: retried as a lost answer, found.
+            Triple("""[{"kind":"cut_answer","after":5,"method":"POST"}]""", listOf(201, 200), false),
             Triple("""[{"kind":"status","status":503},{"kind":"status","status":429,"code":"too_many_requests","retry_after":"1"}]""", listOf(503, 429, 201), true),
         )) {
             control("/__reset", "{}")
