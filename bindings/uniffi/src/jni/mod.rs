@@ -304,6 +304,70 @@ pub extern "system" fn Java_io_github_samekey_Jni_revisionKey(
     })
 }
 
+/// The content hash text of JSON text's canonical form: the guards' per-document call
+/// (81 µs through uniffi's JNA layer).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_contentHashJson(
+    env: *mut JNIEnv,
+    class: jclass,
+    scheme: jbyteArray,
+    json: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let scheme: Scheme = env.text(scheme, "the scheme")?.parse()?;
+        let json = env.text(json, "the JSON text")?;
+        let (_, hash) = samekey::content_hash_json_text(scheme, &json)?;
+        env.new_bytes(hash.to_string().as_bytes())
+    })
+}
+
+/// Whether incoming content must be written over stored content (null: nothing stored).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_needsWrite(
+    env: *mut JNIEnv,
+    class: jclass,
+    stored: jbyteArray,
+    incoming: jbyteArray,
+) -> jboolean {
+    entry(env, class, 0, |env| {
+        let stored = env.optional_text(stored, "the stored hash")?;
+        let incoming = env.text(incoming, "the incoming hash")?;
+        let write = samekey::host::needs_write(stored.as_deref(), &incoming)?;
+        Ok(jboolean::from(write))
+    })
+}
+
+/// The 16 bytes of ULID text (either case).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_parseUlid(
+    env: *mut JNIEnv,
+    class: jclass,
+    text: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let text = env.text(text, "the ULID text")?;
+        env.new_bytes(&text.parse::<samekey::Ulid>()?.to_bytes())
+    })
+}
+
+/// The same 16 bytes, or `invalid_ulid` for another length (the rule of uniffi's
+/// `ulid_from_bytes`).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_ulidFromBytes(
+    env: *mut JNIEnv,
+    class: jclass,
+    bytes: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let bytes = env.bytes(bytes, "the ULID bytes")?.unwrap_or_default();
+        let raw: [u8; 16] = bytes
+            .as_slice()
+            .try_into()
+            .map_err(|_| samekey::Error::InvalidUlid(format!("{} bytes, not 16", bytes.len())))?;
+        env.new_bytes(&samekey::Ulid::from_bytes(raw).to_bytes())
+    })
+}
+
 /// Arms a panic at a stage of this thread's next entry point that passes it (1: its
 /// first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's
 /// write; 0 disarms): the tests' proof that no stage of any entry point is outside

@@ -3,8 +3,6 @@
 
 package io.github.samekey
 
-import io.github.samekey.uniffi.contentHashJsonText
-import io.github.samekey.uniffi.needsWrite as ffiNeedsWrite
 import io.github.samekey.uniffi.parseRfc3339 as ffiParseRfc3339
 import io.github.samekey.uniffi.revisionMessage as ffiRevisionMessage
 import java.io.IOException
@@ -53,7 +51,7 @@ public fun canonicalJson(json: String): String = String(Jni.canonicalJson(utf8(j
 /** The content hash of JSON text's canonical form: equal for equal data, whatever the key order. */
 @JvmOverloads
 public fun contentHashJson(json: String, scheme: Scheme = Scheme.V1): String =
-    core { contentHashJsonText(scheme.id, checked(json, "JSON text")) }
+    ascii(Jni.contentHashJson(scheme.id.toByteArray(Charsets.UTF_8), utf8(json, "JSON text")))
 
 /**
  * The revision key "rev:<scheme>:<hex>" of content on a [parent] revision (null: a root).
@@ -71,7 +69,7 @@ public fun revisionMessage(contentHash: String, parent: String? = null, scheme: 
 
 /** Whether [incoming] content must be written over [stored] (null: nothing stored). */
 public fun needsWrite(stored: String?, incoming: String): Boolean =
-    core { ffiNeedsWrite(stored?.let { checked(it, "stored hash") }, checked(incoming, "incoming hash")) }
+    Jni.needsWrite(stored?.let { utf8(it, "stored hash") }, utf8(incoming, "incoming hash"))
 
 /** An RFC 3339 time ("2024-05-01T12:00:00Z") as the core reads it (spec §4.2). */
 public fun parseRfc3339(text: String): Instant =

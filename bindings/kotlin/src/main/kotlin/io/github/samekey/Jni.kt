@@ -46,6 +46,18 @@ internal object Jni {
     /** The revision key (ASCII); a null scheme is the content hash's, a null parent a root. */
     @JvmStatic external fun revisionKey(scheme: ByteArray?, contentHash: ByteArray, parent: ByteArray?, secret: ByteArray?): ByteArray
 
+    /** The content hash text (ASCII) of JSON text's (UTF-8) canonical form. */
+    @JvmStatic external fun contentHashJson(scheme: ByteArray, json: ByteArray): ByteArray
+
+    /** Whether [incoming] content must be written over [stored] (null: nothing stored). */
+    @JvmStatic external fun needsWrite(stored: ByteArray?, incoming: ByteArray): Boolean
+
+    /** The 16 bytes of ULID text. */
+    @JvmStatic external fun parseUlid(text: ByteArray): ByteArray
+
+    /** The same 16 bytes; `invalid_ulid` for another length. */
+    @JvmStatic external fun ulidFromBytes(bytes: ByteArray): ByteArray
+
     /**
      * Tests only: this thread's next native call that passes [stage] panics there (1: its
      * first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's

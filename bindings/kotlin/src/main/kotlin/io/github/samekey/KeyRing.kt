@@ -74,7 +74,7 @@ public class KeyRing private constructor(private val ring: FfiRing) {
     @JvmOverloads
     public fun candidates(at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): List<Pair<Scheme, Ulid>> =
         core { ring.candidateUlids(millis(at), checked(namespace, "namespace"), fields, secret) }
-            .map { Scheme(it.scheme) to Ulid.of(it.ulid) }
+            .map { Scheme(it.scheme) to Ulid.of(it.ulid.bytes) }
 
     /**
      * The revision key of content on [parent] (null: a root) under the scheme of

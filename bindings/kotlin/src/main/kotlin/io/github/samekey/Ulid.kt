@@ -1,8 +1,5 @@
 package io.github.samekey
 
-import io.github.samekey.uniffi.UlidText
-import io.github.samekey.uniffi.parseUlid
-import io.github.samekey.uniffi.ulidFromBytes
 import java.nio.ByteBuffer
 import java.time.Instant
 import java.util.UUID
@@ -64,18 +61,18 @@ public class Ulid private constructor(
     public companion object {
         /** Parses ULID text in either case; `invalid_ulid` otherwise. */
         @JvmStatic
-        public fun parse(text: String): Ulid = of(core { parseUlid(checked(text, "ULID text")) })
+        public fun parse(text: String): Ulid = of(Jni.parseUlid(utf8(text, "ULID text")))
 
         /** The ULID of 16 bytes; `invalid_ulid` for another length. */
         @JvmStatic
-        public fun fromBytes(bytes: ByteArray): Ulid = of(core { ulidFromBytes(bytes) })
+        public fun fromBytes(bytes: ByteArray): Ulid = of(Jni.ulidFromBytes(bytes))
 
         /** The ULID of a UUID's 128 bits (every 128 bits are a ULID). */
         @JvmStatic
         public fun fromUuid(uuid: UUID): Ulid = Ulid(uuid.mostSignificantBits, uuid.leastSignificantBits)
 
         /** The id of the core's 16 bytes (big-endian, a ByteBuffer's default order). */
-        internal fun of(made: UlidText): Ulid = ByteBuffer.wrap(made.bytes).let { Ulid(it.getLong(), it.getLong()) }
+        internal fun of(bytes: ByteArray): Ulid = ByteBuffer.wrap(bytes).let { Ulid(it.getLong(), it.getLong()) }
 
         /** The id of 128 bits a native call wrote. */
         internal fun ofBits(most: Long, least: Long): Ulid = Ulid(most, least)

@@ -84,6 +84,11 @@ class JniPanicTest {
         for (stage in listOf(1, 2, 4)) {
             panics("canonicalJson", stage) { canonicalJson("""{"b":1,"a":[true]}""") }
             panics("revisionKey", stage) { revisionKey(contentHash(data), null, Scheme.V2) }
+            panics("contentHashJson", stage) { contentHashJson("""{"b":1,"a":[true]}""", Scheme.V2) }
+            panics("parseUlid", stage) { Ulid.parse(id.text.lowercase()) }
+            panics("ulidFromBytes", stage) { Ulid.fromBytes(id.bytes) }
         }
+        // A boolean answer: no result array to write (stage 4).
+        for (stage in 1..2) panics("needsWrite", stage) { needsWrite(hash, contentHash(data, Scheme.V2)) }
     }
 }

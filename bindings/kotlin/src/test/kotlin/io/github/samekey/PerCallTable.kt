@@ -1,0 +1,55 @@
+package io.github.samekey
+
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Test
+import io.github.samekey.uniffi.contentHashJsonText as ffiContentHashJson
+import io.github.samekey.uniffi.needsWrite as ffiNeedsWrite
+import io.github.samekey.uniffi.parseUlid as ffiParseUlid
+
+/**
+ * ns per call of the per-document calls that moved from uniffi's generated layer (JNA) to
+ * the library's JNI, against that generated call in the same run: interleaved rounds, each
+ * contender's median. Runs with SAMEKEY_BENCH_ROUNDS=N (`just jvm::bench-calls`); left
+ * out of ordinary test runs.
+ */
+class PerCallTable {
+    @Test
+    fun perCallTable() {
+        val rounds = System.getenv("SAMEKEY_BENCH_ROUNDS")?.toInt() ?: 0
+        assumeTrue(rounds > 0, "the per-call table runs with SAMEKEY_BENCH_ROUNDS=N (just jvm::bench-calls)")
+        val json = """{"title":"Hello, world","n":[1,2]}"""
+        val stored = contentHash(json.toByteArray())
+        val incoming = contentHash("x".toByteArray())
+        val text = "01hwt0d7g0nxvjzmma9tw58ebh"
+        val calls = listOf<Triple<String, () -> Any, () -> Any>>(
+            Triple("contentHashJson (a ${json.length}-byte document)", { contentHashJson(json) }, { ffiContentHashJson("v1", json) }),
+            Triple("needsWrite", { needsWrite(stored, incoming) }, { ffiNeedsWrite(stored, incoming) }),
+            Triple("Ulid.parse", { Ulid.parse(text) }, { ffiParseUlid(text) }),
+        )
+        // Both ways give the same answer before either is timed.
+        assertEquals(contentHashJson(json), ffiContentHashJson("v1", json))
+        assertEquals(needsWrite(stored, incoming), ffiNeedsWrite(stored, incoming))
+        assertEquals(Ulid.parse(text).bytes.toList(), ffiParseUlid(text).bytes.toList())
+        val perRound = 20_000
+        var sink = 0
+        val samples = calls.map { List(2) { mutableListOf<Double>() } }
+        repeat(rounds) {
+            calls.forEachIndexed { c, (_, jni, jna) ->
+                listOf(jni, jna).forEachIndexed { way, call ->
+                    val start = System.nanoTime()
+                    repeat(perRound) { sink += call().hashCode() }
+                    samples[c][way] += (System.nanoTime() - start).toDouble() / perRound
+                }
+            }
+        }
+        val table = StringBuilder("\n$rounds rounds of $perRound calls each, medians; ratio = generated ns / JNI ns\n\n")
+        table.append("| call | JNI (the public API) | uniffi over JNA (generated) | ratio |\n|---|---:|---:|---:|\n")
+        calls.forEachIndexed { c, (name, _, _) ->
+            val (jni, jna) = samples[c].map { it.sorted()[it.size / 2] }
+            table.append("| $name | %,.0f ns | %,.0f ns | %.0fx |\n".format(jni, jna, jna / jni))
+        }
+        println(table)
+        println("(sink $sink)")
+    }
+}
