@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, repo, serve } from './site_server.mjs';
-import { walkStartPage } from './start_page.mjs';
+import { steps as startSteps, walkStartPage } from './start_page.mjs';
 
 const src = path.join(repo, 'docs/src');
 
@@ -92,8 +92,9 @@ async function walk(width) {
   }
   check(`${width} px: the Install page's tabs copy the same lines`);
   if (width < 500) {
-    for (const [name, tabs] of [['index.html', home], ['install.html', install]]) await axeClean(server, name, tabs, width);
-    check(`${width} px: axe-core finds no serious or critical violation on the home and Install pages, each tab shown`);
+    const start = Object.fromEntries(Object.entries(startSteps()).filter(([key]) => key));
+    for (const [name, tabs] of [['index.html', home], ['install.html', install], ['start.html', start]]) await axeClean(server, name, tabs, width);
+    check(`${width} px: axe-core finds no serious or critical violation on the home, Install and first-id pages, each tab shown`);
   }
   await page.close();
   await installPage.close();
@@ -144,7 +145,7 @@ async function axeClean(server, name, tabs, width) {
 async function shortCodesWhole(server, width) {
   const page = await context.newPage();
   await page.setViewportSize({ width, height: 844 });
-  const pages = ['index.html', 'install.html', ...['guides', 'reference'].flatMap((dir) =>
+  const pages = ['index.html', 'install.html', 'start.html', ...['guides', 'reference'].flatMap((dir) =>
     fs.readdirSync(path.join(src, dir)).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f.replace(/\.md$/, '.html')}`))];
   let codes = 0;
   for (const name of pages) {

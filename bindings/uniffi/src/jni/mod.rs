@@ -368,6 +368,52 @@ pub extern "system" fn Java_io_github_samekey_Jni_ulidFromBytes(
     })
 }
 
+/// The milliseconds of an RFC 3339 time as the core reads it (spec §4.2).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_parseRfc3339(
+    env: *mut JNIEnv,
+    class: jclass,
+    text: jbyteArray,
+) -> jlong {
+    entry(env, class, 0, |env| {
+        let text = env.text(text, "the RFC 3339 text")?;
+        Ok(samekey::parse_rfc3339(&text)? as jlong)
+    })
+}
+
+/// A content hash or revision key, parsed: "kind\nscheme\ncanonical" (ASCII).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_parseKey(
+    env: *mut JNIEnv,
+    class: jclass,
+    text: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let key: samekey::Key = env.text(text, "the key")?.parse()?;
+        let parsed = format!("{}\n{}\n{}", key.kind(), key.scheme().as_str(), key);
+        env.new_bytes(parsed.as_bytes())
+    })
+}
+
+/// The exact bytes hashed for a revision key (null scheme: the content hash's own).
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_revisionMessage(
+    env: *mut JNIEnv,
+    class: jclass,
+    scheme: jbyteArray,
+    content_hash: jbyteArray,
+    parent: jbyteArray,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let scheme = env.optional_text(scheme, "the scheme")?;
+        let content_hash = env.text(content_hash, "the content hash")?;
+        let parent = env.optional_text(parent, "the parent")?;
+        let (scheme, content) = samekey::host::revision_inputs(&content_hash, scheme.as_deref())?;
+        let message = samekey::revision_message(scheme, parent.as_deref(), &content)?;
+        env.new_bytes(&message)
+    })
+}
+
 /// Arms a panic at a stage of this thread's next entry point that passes it (1: its
 /// first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's
 /// write; 0 disarms): the tests' proof that no stage of any entry point is outside

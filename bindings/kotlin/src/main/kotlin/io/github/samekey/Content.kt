@@ -3,8 +3,6 @@
 
 package io.github.samekey
 
-import io.github.samekey.uniffi.parseRfc3339 as ffiParseRfc3339
-import io.github.samekey.uniffi.revisionMessage as ffiRevisionMessage
 import java.io.IOException
 import java.io.InputStream
 import java.nio.file.Files
@@ -65,7 +63,7 @@ public fun revisionKey(contentHash: String, parent: String? = null, scheme: Sche
 /** The exact bytes hashed for a revision key. */
 @JvmOverloads
 public fun revisionMessage(contentHash: String, parent: String? = null, scheme: Scheme? = null): ByteArray =
-    core { ffiRevisionMessage(scheme?.id, checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }) }
+    Jni.revisionMessage(scheme?.id?.toByteArray(Charsets.UTF_8), utf8(contentHash, "content hash"), parent?.let { utf8(it, "parent") })
 
 /** Whether [incoming] content must be written over [stored] (null: nothing stored). */
 public fun needsWrite(stored: String?, incoming: String): Boolean =
@@ -73,4 +71,4 @@ public fun needsWrite(stored: String?, incoming: String): Boolean =
 
 /** An RFC 3339 time ("2024-05-01T12:00:00Z") as the core reads it (spec §4.2). */
 public fun parseRfc3339(text: String): Instant =
-    Instant.ofEpochMilli(core { ffiParseRfc3339(checked(text, "RFC 3339 text")) })
+    Instant.ofEpochMilli(Jni.parseRfc3339(utf8(text, "RFC 3339 text")))

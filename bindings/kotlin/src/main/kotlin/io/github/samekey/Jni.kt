@@ -58,6 +58,15 @@ internal object Jni {
     /** The same 16 bytes; `invalid_ulid` for another length. */
     @JvmStatic external fun ulidFromBytes(bytes: ByteArray): ByteArray
 
+    /** The milliseconds of RFC 3339 text. */
+    @JvmStatic external fun parseRfc3339(text: ByteArray): Long
+
+    /** A parsed key: "kind\nscheme\ncanonical" (ASCII). */
+    @JvmStatic external fun parseKey(text: ByteArray): ByteArray
+
+    /** The bytes hashed for a revision key; a null scheme is the content hash's, a null parent a root. */
+    @JvmStatic external fun revisionMessage(scheme: ByteArray?, contentHash: ByteArray, parent: ByteArray?): ByteArray
+
     /**
      * Tests only: this thread's next native call that passes [stage] panics there (1: its
      * first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's

@@ -4,7 +4,6 @@
 package io.github.samekey
 
 import io.github.samekey.uniffi.KeyRing as FfiRing
-import io.github.samekey.uniffi.parseKey as ffiParseKey
 import io.github.samekey.uniffi.version as ffiVersion
 import java.time.Instant
 
@@ -93,7 +92,7 @@ public data class ParsedKey(val kind: String, val scheme: Scheme, val canonical:
 
 /** Parses a content hash ("sha256:…", "blake3:…") or revision key ("rev:v1:…"). */
 public fun parseKey(text: String): ParsedKey =
-    core { ffiParseKey(checked(text, "key")) }.let { ParsedKey(it.kind, Scheme(it.scheme), it.canonical) }
+    String(Jni.parseKey(utf8(text, "key")), Charsets.US_ASCII).split('\n').let { (kind, scheme, canonical) -> ParsedKey(kind, Scheme(scheme), canonical) }
 
 /** The version of the samekey core inside this library. */
 public val samekeyVersion: String get() = ffiVersion()

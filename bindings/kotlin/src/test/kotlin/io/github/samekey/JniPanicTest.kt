@@ -87,8 +87,13 @@ class JniPanicTest {
             panics("contentHashJson", stage) { contentHashJson("""{"b":1,"a":[true]}""", Scheme.V2) }
             panics("parseUlid", stage) { Ulid.parse(id.text.lowercase()) }
             panics("ulidFromBytes", stage) { Ulid.fromBytes(id.bytes) }
+            panics("parseKey", stage) { parseKey(hash) }
+            panics("revisionMessage", stage) { revisionMessage(hash, "rev:v1:" + "0".repeat(64)) }
         }
-        // A boolean answer: no result array to write (stage 4).
-        for (stage in 1..2) panics("needsWrite", stage) { needsWrite(hash, contentHash(data, Scheme.V2)) }
+        // A boolean or a number answers: no result array to write (stage 4).
+        for (stage in 1..2) {
+            panics("needsWrite", stage) { needsWrite(hash, contentHash(data, Scheme.V2)) }
+            panics("parseRfc3339", stage) { parseRfc3339("2024-05-01T12:00:00Z") }
+        }
     }
 }

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import io.github.samekey.uniffi.contentHashJsonText as ffiContentHashJson
 import io.github.samekey.uniffi.needsWrite as ffiNeedsWrite
+import io.github.samekey.uniffi.parseKey as ffiParseKey
+import io.github.samekey.uniffi.parseRfc3339 as ffiParseRfc3339
 import io.github.samekey.uniffi.parseUlid as ffiParseUlid
 
 /**
@@ -22,15 +24,20 @@ class PerCallTable {
         val stored = contentHash(json.toByteArray())
         val incoming = contentHash("x".toByteArray())
         val text = "01hwt0d7g0nxvjzmma9tw58ebh"
+        val time = "2024-05-01T12:00:00.123+02:00"
         val calls = listOf<Triple<String, () -> Any, () -> Any>>(
             Triple("contentHashJson (a ${json.length}-byte document)", { contentHashJson(json) }, { ffiContentHashJson("v1", json) }),
             Triple("needsWrite", { needsWrite(stored, incoming) }, { ffiNeedsWrite(stored, incoming) }),
             Triple("Ulid.parse", { Ulid.parse(text) }, { ffiParseUlid(text) }),
+            Triple("parseKey (a content hash)", { parseKey(stored) }, { ffiParseKey(stored) }),
+            Triple("parseRfc3339", { parseRfc3339(time) }, { ffiParseRfc3339(time) }),
         )
         // Both ways give the same answer before either is timed.
         assertEquals(contentHashJson(json), ffiContentHashJson("v1", json))
         assertEquals(needsWrite(stored, incoming), ffiNeedsWrite(stored, incoming))
         assertEquals(Ulid.parse(text).bytes.toList(), ffiParseUlid(text).bytes.toList())
+        assertEquals(parseKey(stored).canonical, ffiParseKey(stored).canonical)
+        assertEquals(parseRfc3339(time).toEpochMilli(), ffiParseRfc3339(time))
         val perRound = 20_000
         var sink = 0
         val samples = calls.map { List(2) { mutableListOf<Double>() } }
