@@ -238,29 +238,32 @@ async function shownInChromium(context, key, url) {
 export async function walkStartPage(context, siteUrl, copyBlocks, check, only = []) {
   const tabs = steps();
   prepare();
-  const page = await context.newPage();
-  await page.goto(`${siteUrl}/start.html`, { waitUntil: 'networkidle' });
-  const text = (file) => fs.readFileSync(file, 'utf8').replace(/\n*$/, '\n');
-  const before = await page.locator('main > pre').all();
-  assert.equal(before.length, tabs[''].length, 'start.html: the blocks before the tabs');
-  for (const [i, pre] of before.entries()) {
-    await pre.hover();
-    await pre.locator('.clip-button').click();
-    assert.equal((await page.evaluate(() => navigator.clipboard.readText())).replace(/\n*$/, '\n'), text(tabs[''][i].file));
+  try {
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/start.html`, { waitUntil: 'networkidle' });
+    const text = (file) => fs.readFileSync(file, 'utf8').replace(/\n*$/, '\n');
+    const before = await page.locator('main > pre').all();
+    assert.equal(before.length, tabs[''].length, 'start.html: the blocks before the tabs');
+    for (const [i, pre] of before.entries()) {
+      await pre.hover();
+      await pre.locator('.clip-button').click();
+      assert.equal((await page.evaluate(() => navigator.clipboard.readText())).replace(/\n*$/, '\n'), text(tabs[''][i].file));
+    }
+    for (const line of text(tabs[''][0].file).split('\n').filter(Boolean)) {
+      assert.ok(CHECKOUT_MAKES[line], `start.md's checkout: the test does not know what ${JSON.stringify(line)} makes`);
+      for (const made of [CHECKOUT_MAKES[line]()].flat()) assert.ok(fs.existsSync(path.resolve(repo, made)), `the checkout's ${line} should have made ${made}: run it first`);
+    }
+    check(`start.html: the checkout's block copies as ${path.relative(repo, tabs[''][0].file)}, and what it makes is there`);
+    for (const [key, tabSteps] of Object.entries(tabs)) {
+      if (!key || (only.length && !only.includes(key))) continue;
+      const copied = await copyBlocks(page, key);
+      assert.deepEqual(copied, tabSteps.map((s) => text(s.file)), `start.html, ${key} tab: what the copy buttons copy`);
+      const began = Date.now();
+      const ran = await walkTab(context, key, tabSteps, copied);
+      check(`start.html, ${key} tab, in an empty directory: ${ran.join(', ')} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+    }
+    await page.close();
+  } finally {
+    for (const dir of Object.values(work)) fs.rmSync(dir, { recursive: true, force: true });
   }
-  for (const line of text(tabs[''][0].file).split('\n').filter(Boolean)) {
-    assert.ok(CHECKOUT_MAKES[line], `start.md's checkout: the test does not know what ${JSON.stringify(line)} makes`);
-    for (const made of [CHECKOUT_MAKES[line]()].flat()) assert.ok(fs.existsSync(path.resolve(repo, made)), `the checkout's ${line} should have made ${made}: run it first`);
-  }
-  check(`start.html: the checkout's block copies as ${path.relative(repo, tabs[''][0].file)}, and what it makes is there`);
-  for (const [key, tabSteps] of Object.entries(tabs)) {
-    if (!key || (only.length && !only.includes(key))) continue;
-    const copied = await copyBlocks(page, key);
-    assert.deepEqual(copied, tabSteps.map((s) => text(s.file)), `start.html, ${key} tab: what the copy buttons copy`);
-    const began = Date.now();
-    const ran = await walkTab(context, key, tabSteps, copied);
-    check(`start.html, ${key} tab, in an empty directory: ${ran.join(', ')} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
-  }
-  await page.close();
-  for (const dir of Object.values(work)) fs.rmSync(dir, { recursive: true, force: true });
 }
