@@ -9,7 +9,8 @@ use jni_sys::{
     JNIEnv,
 };
 
-use super::entry::{argument, copy_sections, hook, Failure, Stage};
+use super::failure::{argument, Failure};
+use super::hooks::{copy_sections, hook, Stage};
 
 /// The bytes hashed per critical section of a pinned array: the longest the JVM's
 /// collector can be held up by one (about 0.6 ms of SHA-256 with SHA-NI).

@@ -13,13 +13,18 @@
 
 mod entry;
 mod env;
+mod failure;
+mod hooks;
 
 use jni_sys::{
     jboolean, jbyteArray, jcharArray, jclass, jint, jintArray, jlong, jlongArray, jobject, JNIEnv,
 };
-use samekey::{ContentHasher, Scheme, UlidDeriver};
+use samekey::{ContentHash, ContentHasher, Scheme, UlidDeriver};
 
-use entry::{argument, entry, hook, Failure, Stage};
+use entry::entry;
+use env::Env;
+use failure::{argument, Failure};
+use hooks::{hook, Stage};
 
 /// A prepared deriver (`Box<UlidDeriver>` as a handle).
 #[no_mangle]
@@ -294,14 +299,26 @@ pub extern "system" fn Java_io_github_samekey_Jni_revisionKey(
     secret: jbyteArray,
 ) -> jbyteArray {
     entry(env, class, std::ptr::null_mut(), |env| {
-        let scheme = env.optional_text(scheme, "the scheme")?;
-        let content_hash = env.text(content_hash, "the content hash")?;
-        let parent = env.optional_text(parent, "the parent")?;
+        let (scheme, content, parent) = revision_args(env, scheme, content_hash, parent)?;
         let secret = env.bytes(secret, "the secret")?;
-        let (scheme, content) = samekey::host::revision_inputs(&content_hash, scheme.as_deref())?;
         let key = samekey::derive_revision(scheme, parent.as_deref(), &content, secret.as_deref())?;
         env.new_bytes(key.to_string().as_bytes())
     })
+}
+
+/// A revision's inputs as the JVM side passes them (revisionKey, revisionMessage): the
+/// scheme (null: the content hash's own), the content hash, the parent (null: a root).
+fn revision_args(
+    env: &Env,
+    scheme: jbyteArray,
+    content_hash: jbyteArray,
+    parent: jbyteArray,
+) -> Result<(Scheme, ContentHash, Option<String>), Failure> {
+    let scheme = env.optional_text(scheme, "the scheme")?;
+    let content_hash = env.text(content_hash, "the content hash")?;
+    let parent = env.optional_text(parent, "the parent")?;
+    let (scheme, content) = samekey::host::revision_inputs(&content_hash, scheme.as_deref())?;
+    Ok((scheme, content, parent))
 }
 
 /// The content hash text of JSON text's canonical form: the guards' per-document call
@@ -405,10 +422,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_revisionMessage(
     parent: jbyteArray,
 ) -> jbyteArray {
     entry(env, class, std::ptr::null_mut(), |env| {
-        let scheme = env.optional_text(scheme, "the scheme")?;
-        let content_hash = env.text(content_hash, "the content hash")?;
-        let parent = env.optional_text(parent, "the parent")?;
-        let (scheme, content) = samekey::host::revision_inputs(&content_hash, scheme.as_deref())?;
+        let (scheme, content, parent) = revision_args(env, scheme, content_hash, parent)?;
         let message = samekey::revision_message(scheme, parent.as_deref(), &content)?;
         env.new_bytes(&message)
     })
@@ -425,7 +439,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_panicAt(
     stage: jint,
 ) {
     entry(env, class, (), |_| {
-        entry::arm(stage);
+        hooks::arm(stage);
         Ok(())
     })
 }
@@ -439,7 +453,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_copySections(
     on: jboolean,
 ) {
     entry(env, class, (), |_| {
-        entry::set_copy_sections(on != 0);
+        hooks::set_copy_sections(on != 0);
         Ok(())
     })
 }
