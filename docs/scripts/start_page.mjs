@@ -36,6 +36,16 @@ const CHECKOUT_MAKES = {
     `${execFileSync('pg_config', ['--sharedir'], { encoding: 'utf8' }).trim()}/extension/samekey--${version}.sql`,
 };
 
+// Fails unless each line of a checkout step is one the test knows and what it makes is there.
+function checkoutMade(code, where) {
+  for (const line of code.split('\n').filter(Boolean)) {
+    const makes = CHECKOUT_MAKES[line] ?? assert.fail(`${where}: the checkout step ${JSON.stringify(line)}: the test does not know what it makes`);
+    for (const made of [makes()].flat()) {
+      assert.ok(fs.existsSync(path.resolve(repo, made)), `${where}: ${line} in the checkout should have made ${made}: run it first`);
+    }
+  }
+}
+
 // The page's steps: [{ role, arg, file }] before the tabs (key ''), then per tab key.
 export function steps() {
   const text = fs.readFileSync(page, 'utf8');
@@ -115,7 +125,7 @@ function bash(code, dir, env, { background = false, timeout = 300_000 } = {}) {
   child.stdout.on('data', (d) => { out += d; });
   child.stderr.on('data', (d) => { err += d; });
   const kill = () => { try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ } };
-  if (background) return { kill, output: () => out + err };
+  if (background) return { kill };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { kill(); reject(new Error(`timed out after ${timeout / 1000} s:\n${code}\n${out}${err}`)); }, timeout);
     child.on('close', (status) => {
@@ -171,12 +181,7 @@ async function walkTab(context, key, tabSteps, copied) {
       const code = copied[i];
       if (step.role === 'published') continue;
       if (step.role === 'checkout') {
-        for (const line of code.split('\n').filter(Boolean)) {
-          const makes = CHECKOUT_MAKES[line] ?? assert.fail(`${key}: the checkout step ${JSON.stringify(line)}: the test does not know what it makes`);
-          for (const made of [makes()].flat()) {
-            assert.ok(fs.existsSync(path.resolve(repo, made)), `${key}: ${line} in the checkout should have made ${made}: run it first`);
-          }
-        }
+        checkoutMade(code, key);
         ran.push('checkout built');
       } else if (step.role === 'new' || step.role === 'run') {
         for (const port of code.match(/127\.0\.0\.1:(\d+)/g) ?? []) await portFree(Number(port.split(':')[1]));
@@ -249,10 +254,7 @@ export async function walkStartPage(context, siteUrl, copyBlocks, check, only = 
       await pre.locator('.clip-button').click();
       assert.equal((await page.evaluate(() => navigator.clipboard.readText())).replace(/\n*$/, '\n'), text(tabs[''][i].file));
     }
-    for (const line of text(tabs[''][0].file).split('\n').filter(Boolean)) {
-      assert.ok(CHECKOUT_MAKES[line], `start.md's checkout: the test does not know what ${JSON.stringify(line)} makes`);
-      for (const made of [CHECKOUT_MAKES[line]()].flat()) assert.ok(fs.existsSync(path.resolve(repo, made)), `the checkout's ${line} should have made ${made}: run it first`);
-    }
+    checkoutMade(text(tabs[''][0].file), "start.md's checkout");
     check(`start.html: the checkout's block copies as ${path.relative(repo, tabs[''][0].file)}, and what it makes is there`);
     for (const [key, tabSteps] of Object.entries(tabs)) {
       if (!key || (only.length && !only.includes(key))) continue;

@@ -12,6 +12,9 @@
 #                                   `mvn test` (or mvn ARG...) in $app with no cargo on
 #                                   PATH and no LD_LIBRARY_PATH: natives come out of
 #                                   samekey's JAR
+#   consumer_java [VAR=value...] -- MAIN [ARG...]
+#                                   MAIN run by `java` on the compiled project's classpath,
+#                                   in the same environment
 consumer_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 consumer_repo="$consumer_root/target/dist/maven"
 consumer_version=$(grep -m1 '^version = ' "$consumer_root/Cargo.toml" | cut -d'"' -f2)
@@ -29,16 +32,14 @@ consumer_app() {
     -e "/@DEPENDENCY@/{r $consumer_root/docs/examples/install/maven.xml" -e 'd}' "$app/pom.xml"
 }
 
-# consumer_java [VAR=value...] -- MAIN [ARG...]: runs MAIN with `java` on the compiled
-# project's classpath (Maven's, asked once), as consumer_mvn runs Maven.
+# Maven's classpath is asked once per app.
 consumer_java() {
   local vars=()
   while (($#)) && [ "$1" != -- ]; do vars+=("$1"); shift; done
   (($#)) && shift
   [ -s "$consumer_work/classpath" ] ||
     consumer_mvn -- org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile="$consumer_work/classpath" -Dmdep.includeScope=runtime > /dev/null
-  (cd "$app" && unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS &&
-    env PATH=/usr/local/bin:/usr/bin:/bin "${vars[@]}" java -cp "target/classes:$(cat "$consumer_work/classpath")" "$@")
+  consumer_env "${vars[@]}" java -cp "target/classes:$(cat "$consumer_work/classpath")" "$@"
 }
 
 consumer_mvn() {
@@ -46,6 +47,11 @@ consumer_mvn() {
   while (($#)) && [ "$1" != -- ]; do vars+=("$1"); shift; done
   (($#)) && shift
   (($#)) || set -- test
-  (cd "$app" && unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS &&
-    env PATH=/usr/local/bin:/usr/bin:/bin "${vars[@]}" mvn -B -q -Dmaven.repo.local="$consumer_local" "$@")
+  consumer_env "${vars[@]}" mvn -B -q -Dmaven.repo.local="$consumer_local" "$@"
+}
+
+# consumer_env [VAR=value...] COMMAND...: COMMAND in $app with no cargo on PATH and no
+# LD_LIBRARY_PATH (natives come out of samekey's JAR), as env(1) takes its arguments.
+consumer_env() {
+  (cd "$app" && unset LD_LIBRARY_PATH JAVA_TOOL_OPTIONS && env PATH=/usr/local/bin:/usr/bin:/bin "$@")
 }
