@@ -15,6 +15,8 @@ mod entry;
 mod env;
 mod failure;
 mod hooks;
+mod parse;
+mod ring;
 
 use jni_sys::{
     jboolean, jbyteArray, jcharArray, jclass, jint, jintArray, jlong, jlongArray, jobject, JNIEnv,
@@ -354,64 +356,6 @@ pub extern "system" fn Java_io_github_samekey_Jni_needsWrite(
     })
 }
 
-/// The 16 bytes of ULID text (either case).
-#[no_mangle]
-pub extern "system" fn Java_io_github_samekey_Jni_parseUlid(
-    env: *mut JNIEnv,
-    class: jclass,
-    text: jbyteArray,
-) -> jbyteArray {
-    entry(env, class, std::ptr::null_mut(), |env| {
-        let text = env.text(text, "the ULID text")?;
-        env.new_bytes(&text.parse::<samekey::Ulid>()?.to_bytes())
-    })
-}
-
-/// The same 16 bytes, or `invalid_ulid` for another length (the rule of uniffi's
-/// `ulid_from_bytes`).
-#[no_mangle]
-pub extern "system" fn Java_io_github_samekey_Jni_ulidFromBytes(
-    env: *mut JNIEnv,
-    class: jclass,
-    bytes: jbyteArray,
-) -> jbyteArray {
-    entry(env, class, std::ptr::null_mut(), |env| {
-        let bytes = env.bytes(bytes, "the ULID bytes")?.unwrap_or_default();
-        let raw: [u8; 16] = bytes
-            .as_slice()
-            .try_into()
-            .map_err(|_| samekey::Error::InvalidUlid(format!("{} bytes, not 16", bytes.len())))?;
-        env.new_bytes(&samekey::Ulid::from_bytes(raw).to_bytes())
-    })
-}
-
-/// The milliseconds of an RFC 3339 time as the core reads it (spec §4.2).
-#[no_mangle]
-pub extern "system" fn Java_io_github_samekey_Jni_parseRfc3339(
-    env: *mut JNIEnv,
-    class: jclass,
-    text: jbyteArray,
-) -> jlong {
-    entry(env, class, 0, |env| {
-        let text = env.text(text, "the RFC 3339 text")?;
-        Ok(samekey::parse_rfc3339(&text)? as jlong)
-    })
-}
-
-/// A content hash or revision key, parsed: "kind\nscheme\ncanonical" (ASCII).
-#[no_mangle]
-pub extern "system" fn Java_io_github_samekey_Jni_parseKey(
-    env: *mut JNIEnv,
-    class: jclass,
-    text: jbyteArray,
-) -> jbyteArray {
-    entry(env, class, std::ptr::null_mut(), |env| {
-        let key: samekey::Key = env.text(text, "the key")?.parse()?;
-        let parsed = format!("{}\n{}\n{}", key.kind(), key.scheme().as_str(), key);
-        env.new_bytes(parsed.as_bytes())
-    })
-}
-
 /// The exact bytes hashed for a revision key (null scheme: the content hash's own).
 #[no_mangle]
 pub extern "system" fn Java_io_github_samekey_Jni_revisionMessage(
@@ -425,6 +369,39 @@ pub extern "system" fn Java_io_github_samekey_Jni_revisionMessage(
         let (scheme, content, parent) = revision_args(env, scheme, content_hash, parent)?;
         let message = samekey::revision_message(scheme, parent.as_deref(), &content)?;
         env.new_bytes(&message)
+    })
+}
+
+/// The exact bytes hashed for an id of a frame's fields (`samekey_wire::jvm`): what a
+/// mismatch between implementations is debugged with.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_ulidMessage(
+    env: *mut JNIEnv,
+    class: jclass,
+    scheme: jbyteArray,
+    namespace: jbyteArray,
+    address: jlong,
+    length: jint,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        let scheme: Scheme = env.text(scheme, "the scheme")?.parse()?;
+        let namespace = env.text(namespace, "the namespace")?;
+        let frame = unsafe { env::frame(address, length)? };
+        let message = samekey_wire::jvm::with_frame_fields(frame, |fields| {
+            Ok(samekey::ulid_message(scheme, &namespace, fields)?)
+        })?;
+        env.new_bytes(&message)
+    })
+}
+
+/// The version of the core inside this library.
+#[no_mangle]
+pub extern "system" fn Java_io_github_samekey_Jni_version(
+    env: *mut JNIEnv,
+    class: jclass,
+) -> jbyteArray {
+    entry(env, class, std::ptr::null_mut(), |env| {
+        env.new_bytes(samekey::VERSION.as_bytes())
     })
 }
 

@@ -83,6 +83,13 @@ internal class Frame private constructor(capacity: Int) {
     /** Keeps the buffer (and its memory) alive up to here: after the native call. */
     fun fence(): Unit = java.lang.ref.Reference.reachabilityFence(buffer)
 
+    /** A native call that reads the frame at ([address], [length]), the buffer kept alive through it. */
+    inline fun <T> read(call: (address: Long, length: Int) -> T): T = try {
+        call(address, length)
+    } finally {
+        fence()
+    }
+
     companion object {
         private const val HEAD = 26 + 4
 

@@ -3,9 +3,6 @@
 
 package io.github.samekey
 
-import io.github.samekey.uniffi.deriveUlid as ffiDeriveUlid
-import io.github.samekey.uniffi.ulidMessage as ffiUlidMessage
-import io.github.samekey.uniffi.UlidDeriver as FfiDeriver
 import java.time.Instant
 
 /**
@@ -47,8 +44,11 @@ internal fun derive(at: Instant, fields: Frame, namespace: String, scheme: Schem
 
 /** The exact bytes hashed for an id, to debug a mismatch between implementations. */
 @JvmOverloads
-public fun ulidMessage(fields: List<ByteArray>, namespace: String = "", scheme: Scheme = Scheme.V1): ByteArray =
-    core { ffiUlidMessage(scheme.id, checked(namespace, "namespace"), fields) }
+public fun ulidMessage(fields: List<ByteArray>, namespace: String = "", scheme: Scheme = Scheme.V1): ByteArray {
+    val frame = Frame.of(fields)
+    val ns = utf8(namespace, "namespace")
+    return frame.read { address, length -> Jni.ulidMessage(scheme.id.toByteArray(Charsets.UTF_8), ns, address, length) }
+}
 
 @JvmSynthetic
 internal fun textFields(fields: Array<out String>): List<ByteArray> =

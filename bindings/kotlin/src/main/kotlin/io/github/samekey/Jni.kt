@@ -67,6 +67,32 @@ internal object Jni {
     /** The bytes hashed for a revision key; a null scheme is the content hash's, a null parent a root. */
     @JvmStatic external fun revisionMessage(scheme: ByteArray?, contentHash: ByteArray, parent: ByteArray?): ByteArray
 
+    /** A key ring of the scheme names in the [Frame] at [address] ([length] bytes), newest first. */
+    @JvmStatic external fun ringNew(address: Long, length: Int): Long
+
+    @JvmStatic external fun ringFree(handle: Long)
+
+    /** The ring's accepted scheme names, primary first, one a line (ASCII). */
+    @JvmStatic external fun ringAccepted(handle: Long): ByteArray
+
+    /** The index in the accepted list of the scheme that derived the id ([most], [least]) from a [Frame]'s fields. */
+    @JvmStatic external fun ringVerify(handle: Long, most: Long, least: Long, ms: Long, address: Long, length: Int, namespace: ByteArray, secret: ByteArray?): Int
+
+    /** The candidates' count, written into [out] as three longs each: the scheme's index, the id's halves. */
+    @JvmStatic external fun ringCandidates(handle: Long, ms: Long, address: Long, length: Int, namespace: ByteArray, secret: ByteArray?, out: LongArray): Int
+
+    /** The revision key (ASCII) under the content hash's scheme, which the ring must accept. */
+    @JvmStatic external fun ringRevisionKey(handle: Long, contentHash: ByteArray, parent: ByteArray?, secret: ByteArray?): ByteArray
+
+    /** The index in the accepted list of a key's scheme. */
+    @JvmStatic external fun ringSchemeOf(handle: Long, key: ByteArray): Int
+
+    /** The bytes hashed for an id of a [Frame]'s fields. */
+    @JvmStatic external fun ulidMessage(scheme: ByteArray, namespace: ByteArray, address: Long, length: Int): ByteArray
+
+    /** The core's version (ASCII). */
+    @JvmStatic external fun version(): ByteArray
+
     /**
      * Tests only: this thread's next native call that passes [stage] panics there (1: its
      * first step, 2: an argument's conversion, 3: inside a pinned section, 4: a result's

@@ -3,8 +3,8 @@
 
 package io.github.samekey
 
-import io.github.samekey.uniffi.KeyRing as FfiRing
-import io.github.samekey.uniffi.version as ffiVersion
+import java.lang.ref.Cleaner
+import java.lang.ref.Reference
 import java.time.Instant
 
 /**
@@ -17,11 +17,24 @@ import java.time.Instant
  * ring.verify(storedId, publishedAt, "hello-world", "en", namespace = "posts") // Scheme.V1 or V2
  * ```
  */
-public class KeyRing private constructor(private val ring: FfiRing) {
+public class KeyRing private constructor(names: List<Scheme>) {
+    // The core's ring behind a JNI handle, freed by a Cleaner once the ring is unreachable
+    // (a KeyRing has no close: it is shared and long-lived, as a configuration is).
+    private val handle: Long
+
+    /** The schemes, primary first, then newest to oldest. */
+    public val accepted: List<Scheme>
+
+    init {
+        val frame = Frame.of(names.map { it.id.toByteArray(Charsets.UTF_8) })
+        handle = frame.read { address, length -> Jni.ringNew(address, length) }
+        CLEANER.register(this, Free(handle))
+        accepted = String(Jni.ringAccepted(handle), Charsets.US_ASCII).split('\n').map(::Scheme)
+    }
+
     /** A ring deriving with [primary] and recognising [primary] and [accepted]. */
     @JvmOverloads
-    public constructor(primary: Scheme, accepted: List<Scheme> = emptyList()) :
-        this(core { FfiRing(primary.id, accepted.map { it.id }) })
+    public constructor(primary: Scheme, accepted: List<Scheme> = emptyList()) : this(listOf(primary) + accepted)
 
     public companion object {
         /**
@@ -29,11 +42,14 @@ public class KeyRing private constructor(private val ring: FfiRing) {
          * `unknown_scheme`.
          */
         @JvmStatic
-        public fun of(accept: List<Scheme>): KeyRing = KeyRing(core { FfiRing.fromAccept(accept.map { it.id }) })
+        public fun of(accept: List<Scheme>): KeyRing = KeyRing(accept)
+
+        private val CLEANER: Cleaner = Cleaner.create()
     }
 
-    /** The schemes, primary first, then newest to oldest. */
-    public val accepted: List<Scheme> get() = ring.accepted().map(::Scheme)
+    private class Free(private val handle: Long) : Runnable {
+        override fun run() = Jni.ringFree(handle)
+    }
 
     /** The id under the primary scheme. */
     @JvmOverloads
@@ -46,7 +62,7 @@ public class KeyRing private constructor(private val ring: FfiRing) {
         derive(at, Frame.of(fields), namespace, primary, secret)
 
     // A ring derives as its primary scheme does (spec §9.1): the same native path as deriveUlid.
-    private val primary: Scheme = Scheme(ring.accepted().first())
+    private val primary: Scheme get() = accepted.first()
 
     /**
      * The accepted scheme that derived [id] from these inputs; `identity_mismatch` when
@@ -54,12 +70,21 @@ public class KeyRing private constructor(private val ring: FfiRing) {
      */
     @JvmOverloads
     public fun verify(id: Ulid, at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): Scheme =
-        verify(id, at, textFields(fields), namespace, secret)
+        verify(id, at, Frame.of(fields), namespace, secret)
 
     /** [verify] of byte fields. */
     @JvmOverloads
     public fun verify(id: Ulid, at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): Scheme =
-        Scheme(core { ring.verifyUlid(id.text, millis(at), checked(namespace, "namespace"), fields, secret) })
+        verify(id, at, Frame.of(fields), namespace, secret)
+
+    private fun verify(id: Ulid, at: Instant, fields: Frame, namespace: String, secret: ByteArray?): Scheme {
+        val ms = millis(at)
+        val ns = utf8(namespace, "namespace")
+        val found = fields.read { address, length ->
+            live { Jni.ringVerify(handle, id.mostSignificantBits, id.leastSignificantBits, ms, address, length, ns, secret) }
+        }
+        return accepted[found]
+    }
 
     /**
      * The id under every accepted scheme that can take these inputs, primary first, then
@@ -67,24 +92,41 @@ public class KeyRing private constructor(private val ring: FfiRing) {
      */
     @JvmOverloads
     public fun candidates(at: Instant, vararg fields: String, namespace: String = "", secret: ByteArray? = null): List<Pair<Scheme, Ulid>> =
-        candidates(at, textFields(fields), namespace, secret)
+        candidates(at, Frame.of(fields), namespace, secret)
 
     /** [candidates] of byte fields. */
     @JvmOverloads
     public fun candidates(at: Instant, fields: List<ByteArray>, namespace: String = "", secret: ByteArray? = null): List<Pair<Scheme, Ulid>> =
-        core { ring.candidateUlids(millis(at), checked(namespace, "namespace"), fields, secret) }
-            .map { Scheme(it.scheme) to Ulid.of(it.ulid.bytes) }
+        candidates(at, Frame.of(fields), namespace, secret)
+
+    private fun candidates(at: Instant, fields: Frame, namespace: String, secret: ByteArray?): List<Pair<Scheme, Ulid>> {
+        val ms = millis(at)
+        val ns = utf8(namespace, "namespace")
+        val out = LongArray(3 * accepted.size)
+        val n = fields.read { address, length -> live { Jni.ringCandidates(handle, ms, address, length, ns, secret, out) } }
+        return List(n) { i -> accepted[out[3 * i].toInt()] to Ulid.ofBits(out[3 * i + 1], out[3 * i + 2]) }
+    }
 
     /**
      * The revision key of content on [parent] (null: a root) under the scheme of
      * [contentHash], which the ring must accept (`scheme_not_accepted`).
      */
     @JvmOverloads
-    public fun revisionKey(contentHash: String, parent: String? = null, secret: ByteArray? = null): String =
-        core { ring.revisionKey(checked(contentHash, "content hash"), parent?.let { checked(it, "parent") }, secret) }
+    public fun revisionKey(contentHash: String, parent: String? = null, secret: ByteArray? = null): String {
+        val content = utf8(contentHash, "content hash")
+        val on = parent?.let { utf8(it, "parent") }
+        return String(live { Jni.ringRevisionKey(handle, content, on, secret) }, Charsets.US_ASCII)
+    }
 
     /** The accepted scheme of a content hash or revision key; `scheme_not_accepted` otherwise. */
-    public fun schemeOf(key: String): Scheme = Scheme(core { ring.schemeOfKey(checked(key, "key")) })
+    public fun schemeOf(key: String): Scheme = accepted[live { Jni.ringSchemeOf(handle, utf8(key, "key")) }]
+
+    /** A native call on [handle], this ring (and so its native memory) kept alive through it. */
+    private inline fun <T> live(call: () -> T): T = try {
+        call()
+    } finally {
+        Reference.reachabilityFence(this)
+    }
 }
 
 /** A content hash or revision key, parsed: [kind] is "content" or "revision". */
@@ -95,4 +137,4 @@ public fun parseKey(text: String): ParsedKey =
     String(Jni.parseKey(utf8(text, "key")), Charsets.US_ASCII).split('\n').let { (kind, scheme, canonical) -> ParsedKey(kind, Scheme(scheme), canonical) }
 
 /** The version of the samekey core inside this library. */
-public val samekeyVersion: String get() = ffiVersion()
+public val samekeyVersion: String get() = String(Jni.version(), Charsets.US_ASCII)

@@ -42,7 +42,10 @@ class JniPanicTest {
         for (stage in 1..2) {
             panics("deriverNew", stage) { Jni.deriverNew(utf8("v1"), utf8("posts"), null) }
             panics("hasherNew", stage) { Jni.hasherNew(utf8("v1")) }
+            panics("ringNew", stage) { KeyRing(Scheme.V2, listOf(Scheme.V1)) }
         }
+        // The ring's constructor reads its accepted list back: a result array.
+        for (stage in listOf(4)) panics("ringAccepted", stage) { KeyRing(Scheme.V2, listOf(Scheme.V1)) }
     }
 
     @Test
@@ -53,6 +56,24 @@ class JniPanicTest {
         val hasher = Jni.hasherNew(utf8("v1"))
         panics("hasherFinish", 1) { Jni.hasherFinish(hasher, false) }
         Jni.hasherFinish(hasher, false)
+        val ring = Frame.of(listOf(utf8("v1"))).read { address, length -> Jni.ringNew(address, length) }
+        panics("ringFree", 1) { Jni.ringFree(ring) }
+        Jni.ringFree(ring)
+    }
+
+    @Test
+    fun keyRings() {
+        val ring = KeyRing(Scheme.V2, listOf(Scheme.V1))
+        val old = deriveUlid(at, "hello-world", "en", namespace = "posts")
+        for (stage in listOf(1, 2, 4)) {
+            panics("ringVerify", stage) { ring.verify(old, at, "hello-world", "en", namespace = "posts") }
+            panics("ringCandidates", stage) { ring.candidates(at, "hello-world", "en", namespace = "posts") }
+            panics("ringRevisionKey", stage) { ring.revisionKey(hash) }
+            panics("ulidMessage", stage) { ulidMessage(listOf(utf8("a")), "posts", Scheme.V2) }
+        }
+        // An index answers: no result array to write (stage 4).
+        for (stage in 1..2) panics("ringSchemeOf", stage) { ring.schemeOf(hash) }
+        for (stage in listOf(1, 4)) panics("version", stage) { samekeyVersion }
     }
 
     @Test

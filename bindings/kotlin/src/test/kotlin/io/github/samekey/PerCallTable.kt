@@ -8,6 +8,9 @@ import io.github.samekey.uniffi.needsWrite as ffiNeedsWrite
 import io.github.samekey.uniffi.parseKey as ffiParseKey
 import io.github.samekey.uniffi.parseRfc3339 as ffiParseRfc3339
 import io.github.samekey.uniffi.parseUlid as ffiParseUlid
+import io.github.samekey.uniffi.ulidMessage as ffiUlidMessage
+import io.github.samekey.uniffi.KeyRing as FfiRing
+import java.time.Instant
 
 /**
  * ns per call of the per-document calls that moved from uniffi's generated layer (JNA) to
@@ -25,12 +28,23 @@ class PerCallTable {
         val incoming = contentHash("x".toByteArray())
         val text = "01hwt0d7g0nxvjzmma9tw58ebh"
         val time = "2024-05-01T12:00:00.123+02:00"
+        val ring = KeyRing(Scheme.V2, listOf(Scheme.V1))
+        val ffiRing = FfiRing("v2", listOf("v1"))
+        val at = Instant.parse("2024-05-01T12:00:00Z")
+        val fields = listOf("hello-world".toByteArray(), "en".toByteArray())
+        val old = deriveUlid(at, fields, namespace = "posts")
         val calls = listOf<Triple<String, () -> Any, () -> Any>>(
             Triple("contentHashJson (a ${json.length}-byte document)", { contentHashJson(json) }, { ffiContentHashJson("v1", json) }),
             Triple("needsWrite", { needsWrite(stored, incoming) }, { ffiNeedsWrite(stored, incoming) }),
             Triple("Ulid.parse", { Ulid.parse(text) }, { ffiParseUlid(text) }),
             Triple("parseKey (a content hash)", { parseKey(stored) }, { ffiParseKey(stored) }),
             Triple("parseRfc3339", { parseRfc3339(time) }, { ffiParseRfc3339(time) }),
+            Triple("KeyRing.verify (a v1 id, ring v2+v1)", { ring.verify(old, at, fields, namespace = "posts") },
+                { ffiRing.verifyUlid(old.text, at.toEpochMilli(), "posts", fields, null) }),
+            Triple("KeyRing.candidates", { ring.candidates(at, fields, namespace = "posts") },
+                { ffiRing.candidateUlids(at.toEpochMilli(), "posts", fields, null) }),
+            Triple("KeyRing.schemeOf", { ring.schemeOf(stored) }, { ffiRing.schemeOfKey(stored) }),
+            Triple("ulidMessage", { ulidMessage(fields, "posts") }, { ffiUlidMessage("v1", "posts", fields) }),
         )
         // Both ways give the same answer before either is timed.
         assertEquals(contentHashJson(json), ffiContentHashJson("v1", json))
@@ -38,6 +52,10 @@ class PerCallTable {
         assertEquals(Ulid.parse(text).bytes.toList(), ffiParseUlid(text).bytes.toList())
         assertEquals(parseKey(stored).canonical, ffiParseKey(stored).canonical)
         assertEquals(parseRfc3339(time).toEpochMilli(), ffiParseRfc3339(time))
+        assertEquals(ring.verify(old, at, fields, namespace = "posts").id, ffiRing.verifyUlid(old.text, at.toEpochMilli(), "posts", fields, null))
+        assertEquals(ring.candidates(at, fields, namespace = "posts").map { it.second.text }, ffiRing.candidateUlids(at.toEpochMilli(), "posts", fields, null).map { it.ulid.ulid })
+        assertEquals(ring.schemeOf(stored).id, ffiRing.schemeOfKey(stored))
+        assertEquals(ulidMessage(fields, "posts").toList(), ffiUlidMessage("v1", "posts", fields).toList())
         val perRound = 20_000
         var sink = 0
         val samples = calls.map { List(2) { mutableListOf<Double>() } }

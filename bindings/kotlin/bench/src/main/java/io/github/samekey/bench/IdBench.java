@@ -48,7 +48,6 @@ public class IdBench {
     static final int BATCH = 10_000;
     private static final char[] CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
     private static final byte[] TAG = new byte[64];
-    private static final byte[] EN = "en".getBytes(StandardCharsets.UTF_8);
 
     static {
         byte[] tag = "samekey/v1/ulid".getBytes(StandardCharsets.US_ASCII);
@@ -159,14 +158,6 @@ public class IdBench {
     public String single_ulidDeriverText() {
         int k = next();
         return deriver.derive(instants.get(k), slugs[k], "en").getText();
-    }
-
-    /** The generated uniffi call (JNA), the only way in before the JNI path. */
-    @Benchmark
-    public String single_uniffiJna() throws Exception {
-        int k = next();
-        return io.github.samekey.uniffi.Samekey_uniffiKt.deriveUlid(
-                "v1", times[k], "", List.of(slugs[k].getBytes(StandardCharsets.UTF_8), EN), null).getUlid();
     }
 
     @Benchmark
