@@ -291,7 +291,17 @@ fuzz:
     done
 
 # Every benchmark, printed as tables.
-bench: bench-rust bench-instructions bench-content python::bench python::bench-batch node::bench wasm::bench go::bench jvm::bench registry::bench
+bench: bench-matrix bench-rust bench-instructions bench-content python::bench python::bench-batch node::bench wasm::bench go::bench jvm::bench registry::bench
+
+# One table of every operation of the spec in every binding (core, C ABI, Python, Node,
+# WASM in Node, Go, Kotlin, Java, Swift): each binding's runner started once, rounds
+# interleaved, ns per call and the ratio to the core's own call, and each cell against
+# the goal (bench/matrix/README.md). Release builds throughout.
+[doc("Every operation in every binding: ns per call, ratio to the core, interleaved")]
+bench-matrix rounds="7": ffi::build python::setup node::setup wasm::setup go::setup swift::setup (jvm::dist "linux-x86-64")
+    bindings/swift/scripts/dist.sh --host target/swift-sdk
+    bench/matrix/build.sh
+    python3 bench/matrix/run.py --rounds {{rounds}}
 
 # ns per ULID derivation next to the bare-SHA-256 floor (criterion, then interleaved
 # rounds in one process, which cancels most machine noise), and in-memory throughput.

@@ -58,6 +58,18 @@ test('Ulid values', () => {
   assert.equal(code(() => Ulid.fromBytes(new Uint8Array(3))), 'invalid_ulid');
 });
 
+// `bytes` decodes the text in JavaScript: held to the core's encoding (fromBytes) for
+// random ids and every edge of each byte.
+test('Ulid bytes are the bytes the core encoded', () => {
+  const cases = [new Uint8Array(16), new Uint8Array(16).fill(255)];
+  for (let i = 0; i < 16; i++) for (const v of [1, 0x80, 0xff]) cases.push(Object.assign(new Uint8Array(16), { [i]: v }));
+  for (let n = 0; n < 2000; n++) cases.push(crypto.getRandomValues(new Uint8Array(16)));
+  for (const bytes of cases) {
+    assert.deepEqual([...Ulid.fromBytes(bytes).bytes], [...bytes]);
+    assert.deepEqual([...Ulid.parse(Ulid.fromBytes(bytes).toString().toLowerCase()).bytes], [...bytes]);
+  }
+});
+
 test('wrong types are TypeErrors, lone surrogates invalid_string', () => {
   assert.throws(() => samekey.deriveUlid('slug', { time: 0 }), TypeError);
   assert.throws(() => samekey.deriveUlid([1], { time: 0 }), TypeError);

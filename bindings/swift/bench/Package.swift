@@ -8,5 +8,7 @@ let package = Package(
     dependencies: [.package(name: "samekey", path: "../../..")],
     targets: [
         .executableTarget(name: "SamekeyBench", dependencies: [.product(name: "Samekey", package: "samekey")]),
+        // `just bench-matrix`'s Swift column (bench/matrix/protocol.md).
+        .executableTarget(name: "SamekeyMatrix", dependencies: [.product(name: "Samekey", package: "samekey")]),
     ]
 )

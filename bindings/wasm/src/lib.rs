@@ -146,11 +146,6 @@ pub fn ulid_from_bytes(bytes: &[u8]) -> Result<String> {
     js(wire::ulid_from_bytes(bytes))
 }
 
-#[wasm_bindgen(js_name = ulidBytes)]
-pub fn ulid_bytes(text: &str) -> Result<Vec<u8>> {
-    js(wire::ulid_bytes(text))
-}
-
 #[wasm_bindgen(js_name = ulidUuid)]
 pub fn ulid_uuid(text: &str) -> Result<String> {
     js(wire::ulid_uuid(text))

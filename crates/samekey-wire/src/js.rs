@@ -107,10 +107,6 @@ pub fn ulid_from_bytes(bytes: &[u8]) -> Result<String> {
     Ok(Ulid::from_bytes(raw).to_string())
 }
 
-pub fn ulid_bytes(text: &str) -> Result<Vec<u8>> {
-    Ok(text.parse::<Ulid>()?.as_bytes().to_vec())
-}
-
 pub fn ulid_uuid(text: &str) -> Result<String> {
     Ok(text.parse::<Ulid>()?.to_uuid_string())
 }

@@ -139,7 +139,7 @@ public struct ParsedKey: Hashable, Sendable {
     public init(parsing text: String) throws {
         var result: UnsafeMutablePointer<CChar>?
         try withText(text) { p, n in try check { samekey_parse_key(p, n, &result, $0) } }
-        let parts = taken(result).split(separator: " ", maxSplits: 2).map(String.init)
+        let parts = takenWords(result, maxSplits: 2)
         guard parts.count == 3 else {
             throw SamekeyError(code: .panic, message: "the library described a key as \(parts)")
         }

@@ -73,9 +73,9 @@ public struct KeyRing: Hashable, Sendable {
         try withPacked(codes: codes, namespace: namespace, secret: secret, fields) { p, n in
             try check { samekey_candidates(p, n, milliseconds, &result, $0) }
         }
-        let words = taken(result).split(separator: " ")
+        let words = takenWords(result)
         return try stride(from: 0, to: words.count - 1, by: 2).map {
-            (Scheme(String(words[$0])), try Ulid(parsing: String(words[$0 + 1])))
+            (Scheme(words[$0]), try Ulid(parsing: words[$0 + 1]))
         }
     }
 
