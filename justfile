@@ -276,7 +276,7 @@ lint: setup-rust
     cargo clippy --workspace --all-targets --all-features -- -D warnings
     target/tools/actionlint -version 2>/dev/null | grep -qx {{actionlint_version}} || GOBIN="$PWD/target/tools" go install github.com/rhysd/actionlint/cmd/actionlint@{{actionlint_version}}
     target/tools/actionlint
-    test -z "$(gofmt -l bindings/go examples/go)" || { gofmt -l bindings/go examples/go; exit 1; }
+    test -z "$(gofmt -l bindings/go examples/go bench/matrix/go)" || { gofmt -l bindings/go examples/go bench/matrix/go; exit 1; }
     go -C bindings/go/scripts/proxy vet ./...
 
 # Run every fuzz target for fuzz_seconds (needs a nightly toolchain and cargo-fuzz).

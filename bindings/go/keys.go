@@ -174,9 +174,12 @@ func (r *KeyRing) CandidateULIDs(ms int64, namespace string, secret []byte, fiel
 	words := strings.Fields(C.GoString(out))
 	found := make([]Candidate, 0, len(words)/2)
 	for i := 0; i+1 < len(words); i += 2 {
-		id, err := ParseULID(words[i+1])
-		if err != nil {
-			return nil, err
+		id, ok := decodeCanonical(words[i+1])
+		if !ok {
+			var err error
+			if id, err = ParseULID(words[i+1]); err != nil {
+				return nil, err
+			}
 		}
 		found = append(found, Candidate{Scheme: Scheme(words[i]), ULID: id})
 	}

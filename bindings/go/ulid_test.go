@@ -32,8 +32,18 @@ func TestTextIsTheCoresText(t *testing.T) {
 		ids = append(ids, u)
 	}
 	for _, u := range ids {
-		if got, want := u.String(), coreText(u); got != want {
+		want := coreText(u)
+		if got := u.String(); got != want {
 			t.Fatalf("% x: Go %s, core %s", u[:], got, want)
+		}
+		// The way back from the core's text, which CandidateULIDs reads.
+		if back, ok := decodeCanonical(want); !ok || back != u {
+			t.Fatalf("%s: decoded % x (%v), want % x", want, back[:], ok, u[:])
+		}
+	}
+	for _, bad := range []string{"", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "0000000000000000000000000u", "000000000000000000000000000"} {
+		if _, ok := decodeCanonical(bad); ok {
+			t.Fatalf("%q decoded as canonical text", bad)
 		}
 	}
 }
