@@ -18,6 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 OPS = [
     ("crossing", "the host's cheapest call (its boundary)"),
     ("ulid", "deriveUlid, one call (v1, 2 fields, a namespace)"),
+    ("ulid_v2", "the same under v2 (BLAKE3)"),
     ("ulid_prepared", "a prepared deriver's id"),
     ("ulid_parse", "ULID text to an id"),
     ("ulid_text", "an id to its text"),
@@ -126,6 +127,8 @@ def print_table(med, opts):
             cells.append(text)
         print(f"| {op}: {what} | " + " | ".join(cells) + " |")
     print(f"\nmisses: {', '.join(misses) if misses else 'none'}")
+    v2 = [f"{n} {med[n]['ulid_v2'] / med[n]['ulid']:.2f}x" for n in names if med[n].get("ulid") and med[n].get("ulid_v2")]
+    print(f"a v2 id's time over a v1 id's (the core's goal: <= 1.2x): {', '.join(v2)}")
 
 
 if __name__ == "__main__":

@@ -80,6 +80,12 @@ static void op_ulid(void) {
     ok(samekey_derive(packed, n, ms, out, NULL), NULL);
     sink += out[15];
 }
+static void op_ulid_v2(void) {
+    uint8_t v2 = 2, out[16];
+    size_t n = pack(packed, &v2, 1);
+    ok(samekey_derive(packed, n, ms, out, NULL), NULL);
+    sink += out[15];
+}
 static void op_ulid_prepared(void) {
     uint8_t out[16];
     ok(samekey_deriver_derive(deriver, fields, fields_len, 2, ms, out, NULL), NULL);
@@ -152,7 +158,7 @@ static void op_rfc3339(void) {
 }
 
 static const struct { const char *name; void (*call)(void); } OPS[] = {
-    {"crossing", op_crossing}, {"ulid", op_ulid}, {"ulid_prepared", op_ulid_prepared},
+    {"crossing", op_crossing}, {"ulid", op_ulid}, {"ulid_v2", op_ulid_v2}, {"ulid_prepared", op_ulid_prepared},
     {"ulid_parse", op_ulid_parse}, {"ulid_text", op_ulid_text}, {"hash_40", op_hash_40},
     {"hash_1m", op_hash_1m}, {"content_json", op_content_json}, {"canonical_json", op_canonical_json},
     {"revision_key", op_revision_key}, {"key_parse", op_key_parse}, {"ring_verify", op_ring_verify},

@@ -48,6 +48,7 @@ func main() {
 		accept[i] = samekey.Scheme(s)
 	}
 	opts := samekey.Options{Namespace: c.Namespace}
+	optsV2 := samekey.Options{Namespace: c.Namespace, Scheme: samekey.V2}
 	deriver := must(samekey.NewDeriver(opts))
 	ring := must(samekey.KeyRingOf(accept))
 	stored := must(samekey.ContentHash(samekey.V1, small))
@@ -62,6 +63,7 @@ func main() {
 	}{
 		{"crossing", func() int { return len(samekey.Version()) }},
 		{"ulid", func() int { return int(must(samekey.DeriveULID(c.TimeMs, opts, fields...))[15]) }},
+		{"ulid_v2", func() int { return int(must(samekey.DeriveULID(c.TimeMs, optsV2, fields...))[15]) }},
 		{"ulid_prepared", func() int { return int(must(deriver.Derive(c.TimeMs, fields...))[15]) }},
 		{"ulid_parse", func() int { return int(must(samekey.ParseULID(c.Ulid))[15]) }},
 		{"ulid_text", func() int { return len(id.String()) }},

@@ -21,6 +21,7 @@ const ulid = samekey.Ulid.parse(cases.ulid);
 const ops = {
   crossing: () => samekey.version(),
   ulid: () => samekey.deriveUlid(fields, { timeMs, namespace }),
+  ulid_v2: () => samekey.deriveUlid(fields, { timeMs, namespace, scheme: 'v2' }),
   ulid_prepared: () => deriver.derive(fields, { timeMs }),
   ulid_parse: () => samekey.Ulid.parse(cases.ulid),
   ulid_text: () => ulid.toString(),

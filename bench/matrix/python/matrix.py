@@ -24,6 +24,7 @@ ulid = samekey.Ulid.parse(ulid_text)
 ops = {
     "crossing": lambda: ulid.timestamp_ms,
     "ulid": lambda: samekey.derive_ulid(fields, time_ms=ms, namespace=namespace),
+    "ulid_v2": lambda: samekey.derive_ulid(fields, time_ms=ms, namespace=namespace, scheme="v2"),
     "ulid_prepared": lambda: deriver.derive(fields, time_ms=ms),
     "ulid_parse": lambda: samekey.Ulid.parse(ulid_text),
     "ulid_text": lambda: str(ulid),

@@ -62,6 +62,13 @@ fn main() {
             }),
         ),
         (
+            "ulid_v2",
+            Box::new(|| {
+                let id = samekey::derive_ulid(Scheme::V2, black_box(ms), &namespace, &fields, None);
+                id.unwrap().as_bytes()[15] as usize
+            }),
+        ),
+        (
             "ulid_prepared",
             Box::new(|| deriver.derive(black_box(ms), &fields).unwrap().as_bytes()[15] as usize),
         ),

@@ -14,6 +14,7 @@
 mod entry;
 mod env;
 mod failure;
+mod handle;
 mod hooks;
 mod parse;
 mod ring;
@@ -41,8 +42,11 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriverNew(
         let scheme: Scheme = env.text(scheme, "the scheme")?.parse()?;
         let namespace = env.text(namespace, "the namespace")?;
         let secret = env.bytes(secret, "the secret")?;
-        let deriver = UlidDeriver::new(scheme, &namespace, secret.as_deref())?;
-        Ok(Box::into_raw(Box::new(deriver)) as jlong)
+        Ok(handle::make(UlidDeriver::new(
+            scheme,
+            &namespace,
+            secret.as_deref(),
+        )?))
     })
 }
 
@@ -53,20 +57,15 @@ pub extern "system" fn Java_io_github_samekey_Jni_deriverFree(
     class: jclass,
     handle: jlong,
 ) {
-    entry(env, class, (), |_| {
-        if handle != 0 {
-            // SAFETY: made by Box::into_raw in deriverNew, freed once.
-            drop(unsafe { Box::from_raw(handle as *mut UlidDeriver) });
-        }
-        Ok(())
+    // SAFETY: a handle of deriverNew, freed once (the JVM side's Cleaner).
+    entry(env, class, (), |_| unsafe {
+        handle::free::<UlidDeriver>(handle)
     })
 }
 
 /// SAFETY: `handle` is a live handle of `deriverNew`.
 unsafe fn deriver<'a>(handle: jlong) -> Result<&'a UlidDeriver, Failure> {
-    (handle as *const UlidDeriver)
-        .as_ref()
-        .ok_or_else(|| argument("a closed deriver"))
+    handle::get(handle, "a closed deriver")
 }
 
 /// The address of a direct `ByteBuffer` (0 if it is not one): the JVM side's per-thread
@@ -230,7 +229,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_hasherNew(
 ) -> jlong {
     entry(env, class, 0, |env| {
         let scheme: Scheme = env.text(scheme, "the scheme")?.parse()?;
-        Ok(Box::into_raw(Box::new(ContentHasher::new(scheme)?)) as jlong)
+        Ok(handle::make(ContentHasher::new(scheme)?))
     })
 }
 

@@ -10,6 +10,7 @@ use samekey::{KeyRing, Scheme, Ulid};
 use super::entry::entry;
 use super::env::{self, Env};
 use super::failure::{argument, Failure};
+use super::handle;
 use super::hooks::{hook, Stage};
 
 /// A ring of scheme names, newest first, as a frame's fields (`samekey_wire::jvm`: no
@@ -33,7 +34,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_ringNew(
                 })?;
             Ok(samekey::host::ring(&names)?)
         })?;
-        Ok(Box::into_raw(Box::new(ring)) as jlong)
+        Ok(handle::make(ring))
     })
 }
 
@@ -44,20 +45,15 @@ pub extern "system" fn Java_io_github_samekey_Jni_ringFree(
     class: jclass,
     handle: jlong,
 ) {
-    entry(env, class, (), |_| {
-        if handle != 0 {
-            // SAFETY: made by Box::into_raw in ringNew, freed once.
-            drop(unsafe { Box::from_raw(handle as *mut KeyRing) });
-        }
-        Ok(())
+    // SAFETY: a handle of ringNew, freed once (the JVM side's Cleaner).
+    entry(env, class, (), |_| unsafe {
+        handle::free::<KeyRing>(handle)
     })
 }
 
 /// SAFETY: `handle` is a live handle of `ringNew`.
 unsafe fn ring<'a>(handle: jlong) -> Result<&'a KeyRing, Failure> {
-    (handle as *const KeyRing)
-        .as_ref()
-        .ok_or_else(|| argument("a freed key ring"))
+    handle::get(handle, "a freed key ring")
 }
 
 /// The index of `scheme` in the ring's accepted list: what crosses back to the JVM.

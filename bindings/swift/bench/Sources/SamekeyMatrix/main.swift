@@ -29,6 +29,7 @@ let id = try Ulid(parsing: c.ulid)
 let ops: [(String, () throws -> Int)] = [
     ("crossing", { likelySeconds(c.time_ms) ? 1 : 0 }),
     ("ulid", { Int(try Ulid(deriving: c.fields, milliseconds: c.time_ms, namespace: c.namespace).timestampMs) }),
+    ("ulid_v2", { Int(try Ulid(deriving: c.fields, milliseconds: c.time_ms, namespace: c.namespace, scheme: .v2).timestampMs) }),
     ("ulid_prepared", { Int(try deriver.derive(c.fields, milliseconds: c.time_ms).timestampMs) }),
     ("ulid_parse", { Int(try Ulid(parsing: c.ulid).timestampMs) }),
     ("ulid_text", { id.description.utf8.count }),

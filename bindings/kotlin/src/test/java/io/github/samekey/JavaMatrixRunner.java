@@ -46,6 +46,7 @@ public final class JavaMatrixRunner {
         Map<String, Supplier<Object>> ops = new LinkedHashMap<>();
         ops.put("crossing", () -> Ulid.fromBytes(id.getBytes()));
         ops.put("ulid", () -> Samekey.deriveUlid(at, fields, namespace));
+        ops.put("ulid_v2", () -> Samekey.deriveUlid(at, fields, namespace, Scheme.V2));
         ops.put("ulid_prepared", () -> deriver.derive(at, fields));
         ops.put("ulid_parse", () -> Ulid.parse(ulid));
         ops.put("ulid_text", () -> Ulid.fromUuid(id.toUuid()).getText());

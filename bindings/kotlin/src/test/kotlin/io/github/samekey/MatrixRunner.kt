@@ -60,6 +60,7 @@ object MatrixRunner {
         serve(listOf(
             "crossing" to { Ulid.fromBytes(id.bytes) },
             "ulid" to { deriveUlid(c.at, *fields, namespace = c.namespace) },
+            "ulid_v2" to { deriveUlid(c.at, *fields, namespace = c.namespace, scheme = Scheme.V2) },
             "ulid_prepared" to { deriver.derive(c.at, *fields) },
             "ulid_parse" to { Ulid.parse(c.ulid) },
             "ulid_text" to { Ulid.fromUuid(id.toUuid()).text },
