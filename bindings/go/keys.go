@@ -95,14 +95,15 @@ type ParsedKey struct {
 // ParseKey parses a content hash ("sha256:...", "blake3:...") or revision key ("rev:v1:...").
 func ParseKey(key string) (ParsedKey, error) {
 	kp, kn := textArg(key)
-	var out *C.char
+	// Into buffers of ours: one C call, no string of the library's to split and free.
+	var kind [9]C.char
+	var scheme [3]C.char
+	var canonical [72]C.char
 	var msg *C.char
-	if err := status(C.samekey_parse_key(kp, kn, &out, &msg), msg); err != nil {
+	if err := status(C.samekey_parse_key_into(kp, kn, &kind[0], &scheme[0], &canonical[0], &msg), msg); err != nil {
 		return ParsedKey{}, err
 	}
-	defer C.samekey_string_free(out)
-	parts := strings.SplitN(C.GoString(out), " ", 3)
-	return ParsedKey{Kind: parts[0], Scheme: Scheme(parts[1]), Canonical: parts[2]}, nil
+	return ParsedKey{Kind: C.GoString(&kind[0]), Scheme: Scheme(C.GoString(&scheme[0])), Canonical: C.GoString(&canonical[0])}, nil
 }
 
 // KeyRing derives under a primary scheme and recognises the accepted ones (spec §9).

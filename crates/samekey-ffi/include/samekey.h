@@ -379,6 +379,19 @@ enum SamekeyStatus samekey_needs_write(const uint8_t *stored,
                                        char **error);
 
 /**
+ * A content hash or revision key, parsed into the caller's buffers: its kind
+ * ("content" or "revision", at most 8 characters and a NUL), its scheme ("v0".."v2", 2
+ * and a NUL) and its canonical text (at most 71 and a NUL). What `samekey_parse_key`
+ * answers as one string to split and free, without the allocation or the split.
+ */
+enum SamekeyStatus samekey_parse_key_into(const uint8_t *key,
+                                          size_t key_len,
+                                          char *kind,
+                                          char *scheme,
+                                          char *canonical,
+                                          char **error);
+
+/**
  * "kind scheme canonical" of a content hash or revision key; free the result.
  */
 enum SamekeyStatus samekey_parse_key(const uint8_t *key,

@@ -85,6 +85,27 @@ pub extern "C" fn samekey_needs_write(
     })
 }
 
+/// A content hash or revision key, parsed into the caller's buffers: its kind
+/// ("content" or "revision", at most 8 characters and a NUL), its scheme ("v0".."v2", 2
+/// and a NUL) and its canonical text (at most 71 and a NUL). What `samekey_parse_key`
+/// answers as one string to split and free, without the allocation or the split.
+#[no_mangle]
+pub extern "C" fn samekey_parse_key_into(
+    key: *const u8,
+    key_len: usize,
+    kind: *mut c_char,
+    scheme: *mut c_char,
+    canonical: *mut c_char,
+    error: *mut *mut c_char,
+) -> SamekeyStatus {
+    call(error, || {
+        let parsed: samekey::Key = text(key, key_len)?.parse()?;
+        write_text(kind, 9, parsed.kind())?;
+        write_text(scheme, 3, parsed.scheme().as_str())?;
+        write_text(canonical, 72, &parsed.to_string())
+    })
+}
+
 /// "kind scheme canonical" of a content hash or revision key; free the result.
 #[no_mangle]
 pub extern "C" fn samekey_parse_key(

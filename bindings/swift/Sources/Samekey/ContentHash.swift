@@ -137,13 +137,15 @@ public struct ParsedKey: Hashable, Sendable {
     public let canonical: String
 
     public init(parsing text: String) throws {
-        var result: UnsafeMutablePointer<CChar>?
-        try withText(text) { p, n in try check { samekey_parse_key(p, n, &result, $0) } }
-        let parts = takenWords(result, maxSplits: 2)
-        guard parts.count == 3 else {
-            throw SamekeyError(code: .panic, message: "the library described a key as \(parts)")
+        // Into buffers of ours: one C call, no string of the library's to split and free.
+        var parts = ("", "", "")
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 9 + schemeCapacity + keyCapacity) { buffer in
+            buffer.initialize(repeating: 0)
+            let kind = buffer.baseAddress!, scheme = kind + 9, canonical = scheme + schemeCapacity
+            try withText(text) { p, n in try check { samekey_parse_key_into(p, n, kind, scheme, canonical, $0) } }
+            parts = (String(cString: kind), String(cString: scheme), String(cString: canonical))
         }
-        (kind, scheme, canonical) = (parts[0], Scheme(parts[1]), parts[2])
+        (kind, scheme, canonical) = (parts.0, Scheme(parts.1), parts.2)
     }
 }
 

@@ -142,6 +142,22 @@ int main(void) {
   char key[72];
   CHECK(samekey_revision_key(NULL, 0, false, (const uint8_t *)h1, strlen(h1), NULL, 0, false, NULL, 0, false, key, &error) == SAMEKEY_STATUS_OK);
   CHECK(strncmp(key, "rev:v2:", 7) == 0);
+  /* A key parsed into our buffers says what samekey_parse_key's one string says. */
+  char kind[9], scheme[3], canon[72], expected[96];
+  const char *keys[] = {h1, key};
+  for (size_t k = 0; k < 2; k++) {
+    char *parsed = NULL;
+    CHECK(samekey_parse_key((const uint8_t *)keys[k], strlen(keys[k]), &parsed, &error) == SAMEKEY_STATUS_OK);
+    CHECK(samekey_parse_key_into((const uint8_t *)keys[k], strlen(keys[k]), kind, scheme, canon, &error) == SAMEKEY_STATUS_OK);
+    snprintf(expected, sizeof expected, "%s %s %s", kind, scheme, canon);
+    CHECK(parsed != NULL && strcmp(parsed, expected) == 0);
+    samekey_string_free(parsed);
+  }
+  CHECK(strcmp(kind, "revision") == 0 && strcmp(scheme, "v2") == 0 && strcmp(canon, key) == 0);
+  CHECK(samekey_parse_key_into(T("sha256:zz"), kind, scheme, canon, &error) == SAMEKEY_STATUS_INVALID_KEY);
+  CHECK(error != NULL);
+  samekey_string_free(error);
+  error = NULL;
   bool write = false;
   CHECK(samekey_needs_write((const uint8_t *)h1, strlen(h1), true, (const uint8_t *)h1, strlen(h1), &write, &error) == SAMEKEY_STATUS_OK && !write);
   CHECK(samekey_needs_write(NULL, 0, false, (const uint8_t *)h1, strlen(h1), &write, &error) == SAMEKEY_STATUS_OK && write);
