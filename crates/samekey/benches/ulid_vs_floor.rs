@@ -78,9 +78,12 @@ fn batch(d: &UlidDeriver, p: &Prepared, rows: usize, threads: Option<usize>) {
     black_box(out);
 }
 
-const VARIANTS: [Variant; 16] = [
+const VARIANTS: [Variant; 17] = [
     single("floor sha256(slug:lang)", |_| {
         black_box(common::floor());
+    }),
+    single("floor blake3(slug:lang)", |_| {
+        black_box(common::floor_blake3());
     }),
     single("v0", |_| {
         black_box(once(Scheme::V0, None));
