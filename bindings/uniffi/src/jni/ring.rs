@@ -5,7 +5,7 @@
 
 use jni_sys::{jbyteArray, jclass, jint, jlong, jlongArray, JNIEnv};
 use samekey::timestamp::Millis;
-use samekey::{KeyRing, Scheme, Ulid};
+use samekey::{KeyRing, Scheme};
 
 use super::entry::entry;
 use super::env::{self, Env};
@@ -120,7 +120,7 @@ pub extern "system" fn Java_io_github_samekey_Jni_ringVerify(
 ) -> jint {
     entry(env, class, 0, |env| {
         let ring = unsafe { ring(handle)? };
-        let id = Ulid::from_bytes(((most as u128) << 64 | least as u64 as u128).to_be_bytes());
+        let id = samekey_wire::jvm::from_halves(most, least);
         let at = inputs(env, ring, ms, namespace, secret)?;
         let frame = unsafe { env::frame(address, length)? };
         let scheme = samekey_wire::jvm::with_frame_fields(frame, |fields| {

@@ -91,6 +91,11 @@ pub fn halves(id: Ulid) -> [i64; 2] {
     [(bits >> 64) as i64, bits as i64]
 }
 
+/// The id of a JVM `Ulid`'s two longs, most significant first: [`halves`]'s inverse.
+pub fn from_halves(most: i64, least: i64) -> Ulid {
+    Ulid::from_bytes(((most as u64 as u128) << 64 | least as u64 as u128).to_be_bytes())
+}
+
 /// The fields of `rows` rows of `width` fields in columns (the module's format), row
 /// after row: field `i` is `packed[ends[i - 1]..ends[i]]`, and row `r`'s field `c` is
 /// field `c * rows + r`. The caller checked that `ends` has `rows * width`.
@@ -231,6 +236,19 @@ mod tests {
                 i64::from_le_bytes(f[8..16].try_into().unwrap()),
                 bits as i64
             );
+        }
+    }
+
+    #[test]
+    fn halves_go_both_ways() {
+        for bytes in [
+            [0u8; 16],
+            [0xff; 16],
+            *deriver().derive(T as u64, &["a"]).unwrap().as_bytes(),
+        ] {
+            let id = Ulid::from_bytes(bytes);
+            let [most, least] = halves(id);
+            assert_eq!(from_halves(most, least), id);
         }
     }
 
